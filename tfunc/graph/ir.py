@@ -6,6 +6,10 @@ Data edges are keyed ``("d", slot)`` and carry the producer's output index as
 ``Node.inputs`` lists the same data edges in slot order; :class:`Graph` is the
 only mutator and keeps both in step (``graph/verify.py`` checks it).
 
+The networkx view is built the first time something asks for it (an optimizer
+pass, the verifier, the printer): tracing only appends records, so a traced
+graph that is copied for the optimizer builds networkx's structures once.
+
 Each node has an order key; tracing appends, so keys follow program order.
 Rewrites that only remove nodes or point uses at earlier nodes keep the keys
 a valid topological order; one that makes an earlier node read a later one
@@ -47,7 +51,7 @@ class Graph:
 
     def __init__(self, name: str = "graph"):
         self.name = name
-        self.nx = nx.MultiDiGraph()
+        self._nx: Optional[nx.MultiDiGraph] = None  # built on first use (see ``nx``)
         self._records: dict[int, Node] = {}  # node id -> record (the record also sits in nx's node data)
         self.inputs: list[int] = []  # placeholder node ids, in argument order
         self.outputs: list[Ref] = []
@@ -57,6 +61,23 @@ class Graph:
         self._key: dict[int, float] = {}  # order key per node
         self._order: Optional[list[int]] = None  # cached topological order
         self._stale = False  # keys no longer a topological order
+
+    @property
+    def nx(self) -> nx.MultiDiGraph:
+        """The networkx ``MultiDiGraph`` of the records, kept in step by every mutator."""
+        g = self._nx
+        if g is None:
+            g = self._nx = nx.MultiDiGraph()
+            g.add_nodes_from((nid, {"node": n}) for nid, n in self._records.items())
+            g.add_edges_from(
+                (src, nid, ("d", slot), {"out": idx})
+                for nid, n in self._records.items()
+                for slot, (src, idx) in enumerate(n.inputs)
+            )
+            g.add_edges_from(
+                (src, nid, ("c", i)) for nid, n in self._records.items() for i, src in enumerate(n.control)
+            )
+        return g
 
     def note(self, text: str) -> None:
         self.notes.append(text)
@@ -104,13 +125,14 @@ class Graph:
             tuple(control),
             meta if meta is not None else {},
         )
-        g = self.nx
-        g.add_node(nid, node=node)
         self._records[nid] = node
-        for slot, (src, idx) in enumerate(node.inputs):
-            g.add_edge(src, nid, key=("d", slot), out=idx)
-        for i, src in enumerate(node.control):
-            g.add_edge(src, nid, key=("c", i))
+        g = self._nx
+        if g is not None:
+            g.add_node(nid, node=node)
+            for slot, (src, idx) in enumerate(node.inputs):
+                g.add_edge(src, nid, key=("d", slot), out=idx)
+            for i, src in enumerate(node.control):
+                g.add_edge(src, nid, key=("c", i))
         return node
 
     # --- queries --------------------------------------------------------------
@@ -118,10 +140,10 @@ class Graph:
         return self._records[nid]
 
     def __contains__(self, nid) -> bool:
-        return nid in self.nx
+        return nid in self._records
 
     def __len__(self) -> int:
-        return self.nx.number_of_nodes()
+        return len(self._records)
 
     def nodes(self) -> Iterator[Node]:
         """Nodes in a stable topological order."""
@@ -193,11 +215,13 @@ class Graph:
     def set_input(self, nid: int, slot: int, ref: Ref) -> None:
         node = self.node(nid)
         old = node.inputs[slot]
-        self.nx.remove_edge(old[0], nid, key=("d", slot))
         ins = list(node.inputs)
         ins[slot] = ref
         node.inputs = tuple(ins)
-        self.nx.add_edge(ref[0], nid, key=("d", slot), out=ref[1])
+        g = self._nx
+        if g is not None:
+            g.remove_edge(old[0], nid, key=("d", slot))
+            g.add_edge(ref[0], nid, key=("d", slot), out=ref[1])
         self._check_order(ref[0], nid)
 
     def replace_uses(self, old: Ref, new: Ref) -> None:
@@ -211,16 +235,20 @@ class Graph:
         if before in node.control or before == nid:
             return
         node.control = node.control + (before,)
-        self.nx.add_edge(before, nid, key=("c", len(node.control) - 1))
+        if self._nx is not None:
+            self._nx.add_edge(before, nid, key=("c", len(node.control) - 1))
         self._check_order(before, nid)
 
     def set_control(self, nid: int, control) -> None:
         node = self.node(nid)
-        for i in range(len(node.control)):
-            self.nx.remove_edge(node.control[i], nid, key=("c", i))
+        g = self._nx
+        if g is not None:
+            for i in range(len(node.control)):
+                g.remove_edge(node.control[i], nid, key=("c", i))
         node.control = tuple(dict.fromkeys(c for c in control if c != nid))
         for i, src in enumerate(node.control):
-            self.nx.add_edge(src, nid, key=("c", i))
+            if g is not None:
+                g.add_edge(src, nid, key=("c", i))
             self._check_order(src, nid)
 
     def remove_node(self, nid: int) -> None:
@@ -242,7 +270,8 @@ class Graph:
     def remove_nodes(self, ids) -> None:
         """Removes a set of nodes that only each other read (dead code)."""
         ids = set(ids)
-        self.nx.remove_nodes_from(ids)
+        if self._nx is not None:
+            self._nx.remove_nodes_from(ids)
         for i in ids:
             del self._key[i]
             del self._records[i]
@@ -252,12 +281,10 @@ class Graph:
     def copy(self) -> "Graph":
         """A deep-enough copy: new Node records, shared attr values."""
         g = Graph(self.name)
-        g.nx = nx.MultiDiGraph()
-        for nid, n in self._records.items():
-            record = Node(n.id, n.op, n.inputs, dict(n.attrs), n.outputs, n.name, n.control, dict(n.meta))
-            g.nx.add_node(nid, node=record)
-            g._records[nid] = record
-        g.nx.add_edges_from(self.nx.edges(keys=True, data=True))
+        g._records = {
+            nid: Node(n.id, n.op, n.inputs, dict(n.attrs), n.outputs, n.name, n.control, dict(n.meta))
+            for nid, n in self._records.items()
+        }
         g.inputs = list(self.inputs)
         g.outputs = list(self.outputs)
         g._next_id = self._next_id

@@ -1,0 +1,66 @@
+"""The graph IR keeps its records and its networkx view in step, whether the view was built
+before the rewrites (and kept up to date by each mutator) or only afterwards, from the records."""
+
+import numpy as np
+
+import tfunc as tf
+from tfunc.graph.verify import verify_graph
+from tfunc.optimize.pipeline import optimize
+
+
+def _traced():
+    def f(x, y):
+        a = tf.tanh(x) * 2.0
+        b = a + y
+        c = tf.reduce_sum(b * b) + tf.reduce_sum(a)
+        return c, a
+
+    spec = tf.TensorSpec([3, 4], tf.float32)
+    return tf.function(f, autograph=False).get_concrete_function(spec, spec).graph.ir
+
+
+def _edges(g):
+    return sorted((u, v, k, tuple(sorted(d.items()))) for u, v, k, d in g.nx.edges(keys=True, data=True))
+
+
+def _rewrite(g):
+    """The same mutations, through every mutator the optimizer uses."""
+    placeholder_x = g.inputs[0]
+    by_op = {}
+    for n in g.nodes():
+        by_op.setdefault(n.op, []).append(n.id)
+    tanh = by_op["tanh"][0]
+    new = g.add_node("negative", [(placeholder_x, 0)], {}, g.node(tanh).outputs, at=tanh)
+    g.replace_uses((tanh, 0), (new.id, 0))
+    sums = by_op["reduce_sum"]
+    g.add_control(sums[1], sums[0])
+    g.set_control(sums[1], [sums[0], new.id])
+    g.remove_node(tanh)
+    dead = g.add_node("exp", [(new.id, 0)], {}, g.node(new.id).outputs)
+    g.remove_nodes([dead.id])
+    return g
+
+
+def test_a_view_built_late_equals_one_kept_in_step():
+    early = _traced().copy()
+    assert len(early.nx) == len(early)  # built now: every later mutation updates it
+    late = _traced().copy()
+    assert late._nx is None  # tracing and copying never build it
+    _rewrite(early)
+    _rewrite(late)
+    assert sorted(early.nx.nodes) == sorted(late.nx.nodes) == sorted(n.id for n in late.nodes())
+    assert _edges(early) == _edges(late)
+    verify_graph(early, "after rewrites (view kept in step)")
+    verify_graph(late, "after rewrites (view built late)")
+
+
+def test_the_optimizer_gives_the_same_graph_either_way():
+    eager_view = _traced().copy()
+    eager_view.nx  # noqa: B018 - builds the view before the passes run
+    lazy_view = _traced().copy()
+    (a, _), (b, _) = optimize(eager_view), optimize(lazy_view)
+    assert str(a) == str(b)
+    verify_graph(a)
+    x = np.arange(12, dtype=np.float32).reshape(3, 4) / 10
+    f = tf.function(lambda x, y: tf.reduce_sum(tf.tanh(x) * 2.0 + y))
+    np.testing.assert_allclose(f(x, x).numpy(), np.sum(np.tanh(x) * 2 + x), rtol=1e-5)
