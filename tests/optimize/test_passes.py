@@ -81,6 +81,23 @@ def test_arithmetic_simplification(expr, gone):
     assert gone not in ops(g)
 
 
+@pytest.mark.parametrize(
+    "make, removed",
+    [
+        (lambda: tf.constant([1.0]), True),  # a one-element array of the neutral value
+        (lambda: tf.constant([[1.0]]), False),  # neutral, but it broadcasts [3] to [1, 3]
+        (lambda: tf.constant([1.0 + 2**-20]), False),  # near 1 is not 1
+        (lambda: tf.constant(float("nan")), False),
+        (lambda: tf.constant([1.0, 1.0, 1.0]), True),  # every element neutral
+        (lambda: tf.constant([1.0, 2.0, 1.0]), False),
+    ],
+)
+def test_neutral_constants_are_recognised_by_value_and_shape(make, removed):
+    g = check_pass(lambda x: x * make(), simplify_arithmetic, [tf.ones([3])])
+    eliminate_dead_code(g)
+    assert ("multiply" not in ops(g)) == removed
+
+
 def test_simplification_keeps_broadcasting_identities():
     # x + zeros of a larger shape changes the shape: must stay
     g = check_pass(lambda x: x + tf.zeros([4, 3]), simplify_arithmetic, [tf.ones([3])], expect_changed=True)

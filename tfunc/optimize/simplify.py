@@ -35,6 +35,8 @@ def _is_const(graph, ref, value) -> bool:
     v = const_value(graph, ref)
     if v is None or v.dtype.kind not in "biuf":
         return False
+    if v.size == 1:  # most constants are scalars: one comparison, no ufunc reduction
+        return bool(v.item() == value)
     return bool(np.all(v == value))
 
 

@@ -198,6 +198,8 @@ class FuncGraph:
         if stateful:
             self.last_stateful = node.id
             self.has_stateful = True
+        if len(out_specs) == 1:  # most ops: skip the generator
+            return (SymbolicTensor(self, node.id, 0, out_specs[0]),)
         return tuple(SymbolicTensor(self, node.id, i, s) for i, s in enumerate(out_specs))
 
 
