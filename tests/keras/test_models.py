@@ -90,7 +90,7 @@ def test_save_and_load_weights(tmp_path, rng):
     with pytest.raises(ValueError, match="must end in `.weights.h5`"):
         model.save_weights(tmp_path / "net.npz")
     small = keras.Sequential([keras.Input(shape=(6,)), layers.Dense(1)])
-    with pytest.raises(ValueError, match="holds 12 weight"):
+    with pytest.raises(ValueError, match=r"Layer 'dense_\d+' \(at 'layers/dense' in the file\) expected 2 variables"):
         small.load_weights(path)
 
 

@@ -1,52 +1,557 @@
-"""Model weights on disk: :func:`save_weights` and :func:`load_weights`.
+"""Model weights on disk in Keras 3's ``.weights.h5`` layout: :func:`save_weights` and
+:func:`load_weights`.
 
-The file is a NumPy ``.npz`` archive with one array per weight, stored in ``model.weights``
-order under the keys ``"0"``, ``"1"``, ... (written through an open file, so the path keeps
-its ``.weights.h5`` name).
+A file written here loads into the same architecture built with Keras 3, and a file written by
+Keras 3 loads here. The layout is Keras's object walk over the model:
+
+* every object that owns state (the model, each layer, the optimizer) has a group
+  ``<path>/vars`` with the attribute ``name`` (the object's name) and one dataset per variable,
+  ``vars/0``, ``vars/1``, ... in the object's own order (its trainable variables first, each list
+  in creation order; a layer's sublayers have their own groups);
+* the model's group is the root (``/vars``); a Sequential or functional model's layers come first,
+  under ``layers/<snake_case class name>`` (``layers/dense``, ``layers/dense_1``, ...: numbered by
+  class in the order of ``model.layers``, never by the layers' own names, so two instances of an
+  architecture share their paths); then the attributes that hold layers, optimizers or lists and
+  dicts of them, in name order (private names last): ``cell`` of an LSTM, ``optimizer`` of a
+  compiled model, ``d1`` or ``blocks/dense_1`` of a subclassed model (a list inside a list is
+  ``blocks/container``, ``blocks/container_1``, ... as Keras 3.15 names them); a subclassed
+  model's ``layers`` property counts as an attribute (Keras walks it too);
+* an object reached twice is saved once, under the first path.
+
+The optimizer's variables are Keras's: the iteration count, the learning rate (unless it is a
+schedule), then the slots of ``model.trainable_weights`` grouped as Keras creates them (Adam:
+``m`` and ``v`` of each variable in turn, then the ``vhat`` of each with ``amsgrad``).
+
+Loading checks everything before it changes anything: a missing or mismatched object (number of
+variables, shapes, dtypes) raises a ``ValueError`` naming the object, its path in the file and the
+shapes, and the model is left as it was; with ``skip_mismatch=True`` those objects are skipped with
+a warning and the rest is loaded. As in Keras, groups in the file that the model does not have are
+ignored, and an optimizer whose variables do not match is skipped with a warning. h5py is an
+optional dependency (the ``h5`` extra).
 """
 
 from __future__ import annotations
 
+import io
 import os
+import re
+import uuid
+import warnings
+import zipfile
 
+import ml_dtypes
 import numpy as np
+
+from ..api.variables import Variable
+from ..core.context import init_scope
+from ..eager.convert import convert_to_tensor
+from ..module import Module
+from .layers.base import Layer, OperatorLayer
 
 __all__ = ["save_weights", "load_weights"]
 
 _SUFFIX = ".weights.h5"
+_KERAS_ARCHIVE_WEIGHTS = "model.weights.h5"  # the weights inside a `.keras` archive
 
 
-def _check_path(path) -> str:
+def _h5py():
+    try:
+        import h5py  # NOTE: an optional dependency (the `h5` extra), needed only by these two functions
+    except ImportError as e:
+        raise ImportError(
+            "Saving and loading Keras weights files (`.weights.h5`) needs h5py: install it with "
+            "`pip install 'tfunc[h5]'` (or `pip install h5py`)."
+        ) from e
+    return h5py
+
+
+def _check_save_path(path) -> str:
     path = os.fspath(path)
     if not str(path).endswith(_SUFFIX):
         raise ValueError(f"The filename must end in `{_SUFFIX}`. Received: filepath={path}")
-    return path
+    return str(path)
+
+
+def _check_built(model, verb: str) -> None:
+    if not getattr(model, "built", True):
+        raise ValueError(
+            f"You are {verb} a model that has not yet been built: call it on a batch of data or call "
+            "`build(input_shape)` first."
+        )
+
+
+# --- the objects and variables of a model, in Keras's order --------------------------------------
+
+
+class _Target:
+    """One ``vars/<i>`` dataset: what it holds (shape, dtype), how to read it for saving and
+    how to assign a loaded value."""
+
+    __slots__ = ("label", "shape", "dtype", "read", "write", "variable")
+
+    def __init__(self, label, shape, dtype, read, write, variable=None):
+        self.label = label
+        self.shape = tuple(shape)
+        self.dtype = np.dtype(dtype)
+        self.read = read
+        self.write = write
+        self.variable = variable
+
+
+def _assign(variable, value) -> None:
+    with init_scope():
+        variable.assign(convert_to_tensor(value, dtype=variable.dtype))
+
+
+def _variable_target(v) -> _Target:
+    return _Target(
+        v.name,
+        v.shape.as_list(),
+        v.dtype.as_numpy_dtype,
+        read=lambda: np.asarray(v.numpy()),
+        write=lambda a: _assign(v, a),
+        variable=v,
+    )
+
+
+class _Entry:
+    """An object with a ``vars`` group: its path in the file and its variables."""
+
+    __slots__ = ("path", "obj", "kind", "targets", "if_built")
+
+    def __init__(self, path, obj, kind, targets, if_built=None):
+        self.path = path
+        self.obj = obj
+        self.kind = kind  # "layer", "optimizer" or "module"
+        self.targets = targets
+        self.if_built = if_built  # optimizers: the variables once built for the model (else None)
+
+    def describe(self) -> str:
+        where = f"at '{self.path}' in the file" if self.path else "at the root of the file"
+        what = {"layer": "Layer", "optimizer": "Optimizer", "module": "Module"}[self.kind]
+        return f"{what} '{self.obj.name}' ({where})"
+
+
+def _is_optimizer(obj) -> bool:
+    return getattr(obj, "_tfunc_is_optimizer", False) and not isinstance(obj, type)
+
+
+def _is_saveable(obj) -> bool:
+    """Objects that get a group: layers and models (not the operator layers of a functional
+    model, which Keras records as operations), optimizers, and other ``tfunc.Module``s."""
+    if isinstance(obj, type) or isinstance(obj, OperatorLayer):
+        return False
+    return isinstance(obj, Module)
+
+
+def _snake_case(name: str) -> str:
+    """Keras's spelling of a class name in paths: ``Conv2DTranspose`` -> ``conv2d_transpose``,
+    ``ReLU`` -> ``re_lu``, ``LSTM`` -> ``lstm``."""
+    name = re.sub(r"\W+", "", name)
+    name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
+
+
+def _attribute_key(name: str) -> str:
+    return "~" + name if name.startswith("_") else name  # private attributes last, as Keras orders them
+
+
+# Internal attributes of tfunc's layers and models that hold layers seen another way.
+_SKIPPED_ATTRIBUTES = frozenset({"_layers"})
+
+
+def _children(obj):
+    """``(name, value)`` of ``obj``'s attributes that may hold saveable objects, in Keras's order:
+    a Sequential or functional model's ``layers`` first, then attributes by name. A model's
+    ``layers`` property counts as an attribute (Keras walks it too: a layer kept only in a private
+    attribute of a subclassed model is saved as ``layers/<class>``)."""
+    names = {
+        name: value
+        for name, value in vars(obj).items()
+        if not name.startswith(("__", "_tfunc_")) and name not in _SKIPPED_ATTRIBUTES
+    }
+    if isinstance(obj, Layer) and isinstance(getattr(type(obj), "layers", None), property):
+        model_layers = [layer for layer in obj.layers if not isinstance(layer, OperatorLayer)]
+        if getattr(obj, "_tfunc_is_sequential", False) or hasattr(obj, "_tfunc_nodes"):
+            yield "layers", model_layers
+        else:
+            names["layers"] = model_layers
+    for name in sorted(names, key=_attribute_key):
+        yield name, names[name]
+
+
+def _layer_variables(layer) -> list:
+    own = [c for c in layer._children() if isinstance(c, Variable)]
+    return [v for v in own if v.trainable] + [v for v in own if not v.trainable]
+
+
+def _module_variables(module) -> list:
+    return module._flatten(lambda o: isinstance(o, Variable), recursive=False)
+
+
+def _lazy_iterations(opt) -> _Target:
+    """The iteration count of an optimizer that has not made it yet (0 until its first step)."""
+
+    def write(a):
+        if opt._tfunc_iterations is None:
+            if int(a) == 0:
+                return
+            opt.build([])
+        _assign(opt._tfunc_iterations, a)
+
+    return _Target(f"{opt.name}/iteration", (), np.int64, read=lambda: np.asarray(0, np.int64), write=write)
+
+
+def _lazy_slot(opt, var, slot, trainable) -> _Target:
+    """A slot the optimizer makes when it is built for ``trainable`` (done before assigning)."""
+
+    def write(a):
+        opt.build(trainable)
+        _assign(opt.get_slot(var, slot), a)
+
+    def read():
+        raise AssertionError("a slot that does not exist yet is never saved")
+
+    return _Target(f"{slot}/{var.name}", var.shape.as_list(), var.dtype.as_numpy_dtype, read=read, write=write)
+
+
+def _slot_groups(opt) -> list:
+    """The optimizer's slots in the groups Keras creates them in (each group: every variable in
+    turn, and each variable's slots of the group together)."""
+    names = list(opt._slot_names())
+    if "m" in names and "v" in names:  # Adam, AdamW
+        groups = [("m", "v")]
+        if "vhat" in names:
+            groups.append(("vhat",))
+        return groups
+    return [(name,) for name in names]
+
+
+def _optimizer_layout(opt, trainable):
+    """``(variables now, variables once built for trainable)`` of an optimizer, as Keras lists
+    them in ``optimizer.variables``."""
+    if hasattr(opt, "inner_optimizer"):  # LossScaleOptimizer
+        own_iteration = _Target(
+            f"{opt.name}/iteration",
+            (),
+            np.int64,
+            read=lambda: np.asarray(0, np.int64),
+            write=lambda a: None,  # unused by Keras too: the inner optimizer counts the steps
+        )
+        head = [own_iteration, _variable_target(opt._tfunc_lr)]
+        head += [_variable_target(opt._tfunc_counter), _variable_target(opt._tfunc_scale)]
+        inner_now, inner_built = _optimizer_layout(opt.inner_optimizer, trainable)
+        inner_is_built = opt.inner_optimizer._tfunc_iterations is not None  # Keras lists them once built
+        return head + (inner_now if inner_is_built else []), head + inner_built
+    head = [_lazy_iterations(opt) if opt._tfunc_iterations is None else _variable_target(opt._tfunc_iterations)]
+    if opt._tfunc_lr_schedule is None:
+        head.append(_variable_target(opt._tfunc_lr))
+    now, built = [], []
+    for group in _slot_groups(opt):
+        for var in trainable:
+            slots = opt._tfunc_slots.get(var._unique_id, {})
+            for name in group:
+                if name in slots:
+                    target = _variable_target(slots[name])
+                    now.append(target)
+                    built.append(target)
+                else:
+                    built.append(_lazy_slot(opt, var, name, trainable))
+    return head + now, head + built
+
+
+def _unique(name, used) -> str:
+    """``name``, then ``name_1``, ``name_2``... within one container."""
+    if name in used:
+        used[name] += 1
+        return f"{name}_{used[name]}"
+    used[name] = 0
+    return name
+
+
+def _collect(model) -> list:
+    """The model's objects with their paths, in the order Keras writes them."""
+    entries: list = []
+    visited: set = set()
+    trainable = list(model.trainable_weights)
+
+    def visit(obj, path):
+        if id(obj) in visited:
+            return
+        visited.add(id(obj))
+        if _is_optimizer(obj):
+            now, built = _optimizer_layout(obj, trainable)
+            entries.append(_Entry(path, obj, "optimizer", now, built))
+        elif isinstance(obj, Layer):
+            entries.append(_Entry(path, obj, "layer", [_variable_target(v) for v in _layer_variables(obj)]))
+        else:
+            entries.append(_Entry(path, obj, "module", [_variable_target(v) for v in _module_variables(obj)]))
+        for name, child in _children(obj):
+            child_path = f"{path}/{name}" if path else name
+            if _is_saveable(child):
+                visit(child, child_path)
+            elif type(child) in (list, tuple, dict):
+                visit_container(child, child_path)
+
+    def visit_container(container, path, seen=None):
+        seen = set() if seen is None else seen
+        if id(container) in seen:
+            return
+        seen.add(id(container))
+        used: dict = {}
+        for item in container.values() if isinstance(container, dict) else container:
+            if _is_saveable(item):
+                visit(item, f"{path}/{_unique(_snake_case(type(item).__name__), used)}")
+            elif type(item) in (list, tuple, dict):  # a list in a list: "container", "container_1", ...
+                visit_container(item, f"{path}/{_unique('container', used)}", seen)
+
+    visit(model, "")
+    return entries
+
+
+# --- saving ----------------------------------------------------------------------------------------
 
 
 def save_weights(model, path):
-    """Writes the values of ``model.weights`` to ``path`` (which must end in ``.weights.h5``)."""
-    path = _check_path(path)
-    if not getattr(model, "built", True):
-        raise ValueError(
-            "You are calling `save_weights()` on a model that is not built yet: call it on a batch of data or "
-            "call `build(input_shape)` first."
+    """Writes the model's weights (and its optimizer's variables, once compiled) to ``path``, which
+    must end in ``.weights.h5``, in Keras 3's layout. The file is written under a temporary name
+    and then renamed, so an interrupted save never leaves a partial file at ``path``."""
+    h5py = _h5py()
+    path = _check_save_path(path)
+    _check_built(model, "saving")
+    entries = _collect(model)
+    directory = os.path.dirname(os.path.abspath(path))
+    # A fresh name that h5py creates itself ("w-": fails if it exists), so the file gets the
+    # usual permissions (a mkstemp file would keep 0600 after the rename).
+    tmp = os.path.join(directory, f".{os.path.basename(path)}.{uuid.uuid4().hex}.tmp")
+    try:
+        with h5py.File(tmp, "w-") as f:
+            for entry in entries:
+                group = f.require_group(entry.path).create_group("vars") if entry.path else f.create_group("vars")
+                group.attrs["name"] = entry.obj.name
+                for i, target in enumerate(entry.targets):
+                    value = np.asarray(target.read())
+                    if value.dtype == ml_dtypes.bfloat16:
+                        group.create_dataset(str(i), data=value.view(np.uint16).view("V2"))
+                        group[str(i)].attrs["dtype"] = "bfloat16"
+                    else:
+                        group.create_dataset(str(i), data=value)
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)  # on disk before it replaces a good file
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+
+
+# --- loading ---------------------------------------------------------------------------------------
+
+
+class _UnsafeFileError(ValueError):
+    """A weights file that is refused (links, external data, non-numeric datasets)."""
+
+
+class _Reader:
+    """Reads groups and datasets of a weights file, refusing links, external or virtual storage
+    and non-numeric data; a dataset is read only after its shape is known to be the expected one."""
+
+    def __init__(self, h5py, f, path):
+        self.h5py = h5py
+        self.file = f
+        self.path = path
+
+    def _child(self, group, name, kind):
+        link = group.get(name, getlink=True)
+        if link is None:
+            return None
+        if not isinstance(link, self.h5py.HardLink):
+            raise _UnsafeFileError(
+                f"Weights file {self.path}: '{group.name.rstrip('/')}/{name}' is a {type(link).__name__}; "
+                "links are not allowed in weights files."
+            )
+        obj = group[name]
+        if not isinstance(obj, kind):
+            raise _UnsafeFileError(
+                f"Weights file {self.path}: '{obj.name}' is a {type(obj).__name__}, expected a "
+                f"{'group' if kind is self.h5py.Group else 'dataset'}."
+            )
+        return obj
+
+    def vars_group(self, path):
+        group = self.file
+        for part in [p for p in path.split("/") if p] + ["vars"]:
+            group = self._child(group, part, self.h5py.Group)
+            if group is None:
+                return None
+        return group
+
+    def dataset(self, group, key):
+        ds = self._child(group, key, self.h5py.Dataset)
+        if ds is None:
+            return None
+        if ds.external or ds.is_virtual:
+            raise _UnsafeFileError(
+                f"Weights file {self.path}: dataset '{ds.name}' keeps its data outside the file; "
+                "external and virtual datasets are not allowed."
+            )
+        kind = ds.dtype.kind
+        bfloat16 = kind == "V" and ds.dtype.itemsize == 2 and _attr_str(ds.attrs.get("dtype")) == "bfloat16"
+        if kind not in "biufc" and not bfloat16:
+            raise _UnsafeFileError(
+                f"Weights file {self.path}: dataset '{ds.name}' holds {ds.dtype}, not numbers; it cannot be a weight."
+            )
+        return ds
+
+    @staticmethod
+    def read(ds) -> np.ndarray:
+        value = np.asarray(ds[()])
+        if value.dtype.kind == "V":
+            value = value.view(np.uint16).view(ml_dtypes.bfloat16)
+        return value
+
+
+def _attr_str(value):
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return value
+
+
+def _shapes(items) -> str:
+    return "[" + ", ".join(str(tuple(s)) for s in items) + "]"
+
+
+def _plan_entry(reader, entry, targets):
+    """``(assignments, problem)`` for one object: the values read and cast for its targets, or a
+    message saying why they cannot be loaded."""
+    group = reader.vars_group(entry.path)
+    keys = list(group.keys()) if group is not None else []
+    datasets = [reader.dataset(group, str(i)) for i in range(len(keys))] if group is not None else []
+    expected = [t.shape for t in targets]
+    if len(keys) != len(targets) or any(ds is None for ds in datasets):
+        found = [ds.shape for ds in datasets if ds is not None]
+        if group is None:
+            held = "the file has no group for it"
+        else:
+            held = f"the file holds {len(keys)} ({', '.join(sorted(map(str, keys))) or 'none'}): {_shapes(found)}"
+        return None, (
+            f"{entry.describe()} expected {len(targets)} variables {[t.label for t in targets]} with shapes "
+            f"{_shapes(expected)}, but received {len(keys)} variables during loading; {held}"
         )
-    arrays = {str(i): np.asarray(w.numpy()) for i, w in enumerate(model.weights)}
-    with open(path, "wb") as f:
-        np.savez(f, **arrays)
+    out = []
+    for i, (target, ds) in enumerate(zip(targets, datasets)):
+        if tuple(ds.shape) != target.shape:
+            return None, (
+                f"{entry.describe()}: variable {i} ('{target.label}') has shape {target.shape} in the model, but "
+                f"the file holds shape {tuple(ds.shape)} at '{ds.name}' (the model's shapes: {_shapes(expected)}, "
+                f"the file's: {_shapes(d.shape for d in datasets)})"
+            )
+        value = reader.read(ds)
+        if value.dtype.kind == "c" and target.dtype.kind != "c":
+            return None, (
+                f"{entry.describe()}: variable {i} ('{target.label}') is {target.dtype}, but the file holds complex "
+                f"values ({value.dtype}) at '{ds.name}'"
+            )
+        out.append((target, np.asarray(value.astype(target.dtype))))
+    return out, None
 
 
-def load_weights(model, path):
-    """Assigns the arrays saved by :func:`save_weights` to ``model.weights``, in order; the
-    number of weights and their shapes must match."""
-    path = _check_path(path)
+def _open(h5py, path):
+    """The HDF5 file of ``path`` opened for reading (``.weights.h5``, or the weights inside a
+    ``.keras`` archive)."""
+    if path.endswith(".keras"):
+        try:
+            with zipfile.ZipFile(path) as archive:
+                data = archive.read(_KERAS_ARCHIVE_WEIGHTS)
+        except KeyError:
+            raise ValueError(f"The Keras archive {path} holds no `{_KERAS_ARCHIVE_WEIGHTS}`.") from None
+        except zipfile.BadZipFile as e:
+            raise ValueError(f"{path} is not a valid `.keras` archive: {e}") from None
+        return h5py.File(io.BytesIO(data), "r")
+    return h5py.File(path, "r")
+
+
+def load_weights(model, path, skip_mismatch=False):
+    """Loads a ``.weights.h5`` file written by :func:`save_weights` or by Keras 3 (or the weights
+    of a ``.keras`` archive) into ``model``. Every object's variables are checked against the file
+    before any is assigned: a mismatch raises ``ValueError`` (naming the object, its path and the
+    shapes) and leaves the model unchanged; ``skip_mismatch=True`` skips the objects that do not
+    match, with a warning, and loads the others."""
+    h5py = _h5py()
+    path = str(os.fspath(path))
+    if not path.endswith((_SUFFIX, ".keras")):
+        raise ValueError(
+            f"File format not supported: filepath={path}. tfunc.keras loads Keras 3 weights files "
+            "(`.weights.h5`, or the weights in a `.keras` archive); TensorFlow checkpoints are read with "
+            "`tf.train.Checkpoint(model=model).restore(path)`."
+        )
     if not os.path.exists(path):
         raise FileNotFoundError(f"No weights file at {path}.")
-    with np.load(path, allow_pickle=False) as data:
-        arrays = [data[str(i)] for i in range(len(data.files))]
-    weights = model.weights
-    if len(arrays) != len(weights):
-        raise ValueError(
-            f"The weights file {path} holds {len(arrays)} weight(s), but model {model.name!r} has {len(weights)}."
+    _check_built(model, "loading weights into")
+    entries = _collect(model)
+    problems, notes, assignments = [], [], []
+    try:
+        f = _open(h5py, path)
+    except OSError as e:
+        raise OSError(f"Cannot read the weights file {path} (not an HDF5 file, or a damaged one): {e}") from None
+    try:
+        if "layer_names" in f.attrs or "model_weights" in f:
+            raise _UnsafeFileError(
+                f"{path} is in the legacy Keras 2 HDF5 weights layout (`layer_names`), which tfunc does not "
+                "read; save the weights again with Keras 3 (`model.save_weights('....weights.h5')`)."
+            )
+        reader = _Reader(h5py, f, path)
+        for entry in entries:
+            if entry.kind == "optimizer":
+                group = reader.vars_group(entry.path)
+                count = len(group) if group is not None else 0
+                targets = next((t for t in (entry.targets, entry.if_built) if len(t) == count), None)
+                if targets is None:
+                    notes.append(
+                        f"Skipping variable loading for optimizer '{entry.obj.name}', because it has "
+                        f"{len(entry.targets)} variables whereas the saved optimizer has {count} variables."
+                    )
+                    continue
+            else:
+                targets = entry.targets
+            planned, problem = _plan_entry(reader, entry, targets)
+            if problem is not None:
+                problems.append(problem)
+            else:
+                assignments.extend(planned)
+    except _UnsafeFileError as e:
+        raise ValueError(str(e)) from None
+    except Exception as e:
+        # h5py reports a damaged file with many exception types (OSError, KeyError, TypeError,
+        # ValueError, UnicodeDecodeError...): all of them mean the same thing here.
+        raise OSError(f"Cannot read the weights file {path} (damaged?): {type(e).__name__}: {e}") from e
+    finally:
+        f.close()
+    for note in notes:
+        warnings.warn(note, stacklevel=3)
+    if problems:
+        message = f"A total of {len(problems)} objects could not be loaded from {path}:\n" + "\n".join(
+            f"- {p}" for p in problems
         )
-    model.set_weights(arrays)
+        if not skip_mismatch:
+            raise ValueError(message + "\nThe model was left unchanged.")
+        warnings.warn(message + "\nThese objects were skipped (skip_mismatch=True).", stacklevel=3)
+    _apply(assignments)
+
+
+def _apply(assignments) -> None:
+    """Assigns every value, or (if one assignment fails) puts back the values assigned so far."""
+    done = []
+    try:
+        for target, value in assignments:
+            previous = np.asarray(target.variable.numpy()).copy() if target.variable is not None else None
+            target.write(value)
+            done.append((target, previous))
+    except BaseException:
+        for target, previous in reversed(done):
+            if previous is not None:
+                _assign(target.variable, previous)
+        raise

@@ -134,15 +134,16 @@ class Model(Trainer, Layer):
 
     # --- weights -------------------------------------------------------------------------------
     def save_weights(self, filepath, overwrite=True):
-        """Writes the weights to ``filepath`` (a ``.weights.h5`` path); with ``overwrite=False``
-        an existing file is replaced only if the user says so."""
+        """Writes the weights to ``filepath`` (a ``.weights.h5`` path, in Keras 3's layout); with
+        ``overwrite=False`` an existing file is replaced only if the user says so."""
         if not overwrite and os.path.exists(filepath) and not _ask_to_proceed_with_overwrite(filepath):
             return
         saving.save_weights(self, filepath)
 
-    def load_weights(self, filepath):
-        """Reads weights written by :meth:`save_weights` into this model's weights."""
-        return saving.load_weights(self, filepath)
+    def load_weights(self, filepath, skip_mismatch=False):
+        """Reads a ``.weights.h5`` file (written by :meth:`save_weights` or by Keras 3) into this
+        model; ``skip_mismatch=True`` skips the layers whose weights do not match, with a warning."""
+        saving.load_weights(self, filepath, skip_mismatch=skip_mismatch)
 
     # --- display -------------------------------------------------------------------------------
     def summary(
