@@ -6,6 +6,7 @@ import pytest
 import tfunc as tf
 from tfunc.graph.printer import to_dot
 from tfunc.graph.verify import verify_graph
+from tfunc.optimize import pipeline
 from tfunc.optimize.cse import eliminate_common_subexpressions
 from tfunc.optimize.dce import eliminate_dead_code
 from tfunc.optimize.fold_constants import fold_constants
@@ -318,3 +319,41 @@ def test_a_scalar_times_a_matmul_scales_the_smaller_operand():
     for a, b in zip(got, plain):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(got[0].numpy(), xs[0].T @ xs[1] * 0.1, rtol=1e-5, atol=1e-6)
+
+
+def test_output_identities_are_forwarded_before_the_cleanup_rounds(monkeypatch):
+    @tf.function
+    def chain(x):
+        for _ in range(5):
+            x = x + 1.0
+        return x
+
+    cf = chain.get_concrete_function(tf.ones([3]))
+    assert "identity" in [n.op for n in cf.graph.ir.nodes()]  # the trace keeps TensorFlow's Identity
+    assert "identity" not in [n.op for n in cf.optimized_graph.nodes()]
+    # the forwarding alone enables nothing: one cleanup round, not a second one to prove it
+    runs = []
+    real_run = pipeline._run
+    monkeypatch.setattr(pipeline, "_run", lambda g, name, *a: runs.append(name) or real_run(g, name, *a))
+    pipeline.optimize(cf.graph.ir)
+    assert runs.count("constant_folding") == 1
+    np.testing.assert_allclose(chain(tf.ones([3])).numpy(), np.full(3, 6.0))
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda x: (x, x),  # an input returned twice
+        lambda x: (tf.identity(x), x * 2.0),
+        lambda x: ((y := tf.exp(x)), y, y + 1.0),  # one tensor in three outputs, one also read
+        lambda x: {"a": x * 1.0, "b": [x - 0.0, tf.stop_gradient(x)]},
+    ],
+)
+def test_outputs_that_share_tensors_survive_the_forwarding(fn):
+    x = tf.constant([0.5, -1.0, 2.0])
+    eager = tf.nest.flatten(fn(x))
+    with optimizer_options(debug_verify=True):
+        traced = tf.nest.flatten(tf.function(fn)(x))
+    assert len(eager) == len(traced)
+    for e, t in zip(eager, traced):
+        np.testing.assert_array_equal(t.numpy(), e.numpy())

@@ -17,6 +17,7 @@ from ..core.options import optimizer as _options
 from ..graph.verify import verify_graph
 from .cse import eliminate_common_subexpressions
 from .dce import eliminate_dead_code
+from .facts import is_stateful
 from .fold_constants import fold_constants
 from .fuse_elementwise import fuse_elementwise
 from .simplify import simplify_arithmetic
@@ -82,9 +83,30 @@ def _optimize_subgraphs(graph, records, verify):
                 node.attrs = dict(node.attrs, **{key: sub})
 
 
+def _forward_output_identities(graph) -> bool:
+    """Graph outputs read past the ``Identity`` nodes the trace ends them with (TensorFlow's
+    graphs show them; the plan does not need them), and those nodes go.  Done once, before
+    the cleanup rounds, so that a graph whose only change would be this one is not swept a
+    second time to prove nothing else changed.  Part of arithmetic simplification (the same
+    rewrite its ``identity`` rule makes) and switched off with it."""
+    changed = False
+    for i, (nid, idx) in enumerate(graph.outputs):
+        node = graph.node(nid)
+        if node.op != "identity" or node.control or is_stateful(node) or graph.users(nid):
+            continue
+        graph.outputs[i] = node.inputs[0]
+        if graph.outputs.count((nid, idx)) == 0 and node.id not in graph.inputs:
+            graph.note(f"{node.name}: identity -> {graph.node(node.inputs[0][0]).name}")
+            graph.remove_node(nid)
+        changed = True
+    return changed
+
+
 def _optimize_in_place(graph, records, verify, prefix=""):
     sub_records: list = []
     _optimize_subgraphs(graph, sub_records, verify)
+    if _options.enabled("arithmetic_simplification"):
+        _run(graph, "arithmetic_simplification", _forward_output_identities, sub_records, verify)
     for _ in range(MAX_ROUNDS):
         changed = False
         for name, fn in CLEANUP:
