@@ -4,6 +4,7 @@ global batch (``--reference``), and writes what it ended with to ``--out``.
     mpiexec -n 2 python train.py --mode custom --out DIR     # strategy.run + reduce, in a tf.function
     mpiexec -n 2 python train.py --mode fit --out DIR        # Keras compile/fit/evaluate/predict
     python train.py --mode custom --reference --out DIR       # the same training, one process, no strategy
+    python train.py --mode custom --strategy mirrored --out DIR   # MirroredStrategy (on a GPU: over NCCL)
 
 Every worker seeds its random initializers differently (100 + rank): the weights end equal only
 if the strategy broadcasts worker 0's initial values.  Worker 0 of a run seeds 100, as the
@@ -125,17 +126,23 @@ def main():
     parser.add_argument("--mode", choices=["custom", "fit"], required=True)
     parser.add_argument("--out", required=True)
     parser.add_argument("--reference", action="store_true")
+    parser.add_argument("--strategy", choices=["multiworker", "mirrored"], default="multiworker")
     args = parser.parse_args()
     if args.reference:
         tf.random.set_seed(100)
         model, extra = custom_loop_reference() if args.mode == "custom" else keras_fit(None)
         tag = "reference"
     else:
-        strategy = tf.distribute.MultiWorkerMirroredStrategy()
-        rank = strategy.cluster_resolver.task_id
+        if args.strategy == "mirrored":
+            strategy = tf.distribute.MirroredStrategy()
+            rank = 0
+        else:
+            strategy = tf.distribute.MultiWorkerMirroredStrategy()
+            rank = strategy.cluster_resolver.task_id
         tf.random.set_seed(100 + rank)
         model, extra = custom_loop(strategy) if args.mode == "custom" else keras_fit(strategy)
         extra["num_replicas"] = np.array(strategy.num_replicas_in_sync)
+        extra["engine"] = np.array(strategy._group.kind)
         tag = str(rank)
     weights = {f"w{i}": w for i, w in enumerate(model.get_weights())}
     np.savez(os.path.join(args.out, f"{args.mode}-{tag}.npz"), **weights, **extra)
