@@ -349,6 +349,22 @@ def test_repeat_take_skip_and_cardinality():
     assert repr(Dataset.range(1).skip(1)).startswith("<_SkipDataset")
 
 
+def test_shard_takes_every_nth_element_from_index():
+    assert values(Dataset.range(10).shard(3, 0)) == [0, 3, 6, 9]
+    assert values(Dataset.range(10).shard(3, 2)) == [2, 5, 8]
+    assert values(Dataset.range(2).shard(4, 3)) == []
+    assert values(Dataset.range(7).batch(2).shard(2, 1)) == [[2, 3], [6]]
+    assert [int(Dataset.range(10).shard(3, i).cardinality()) for i in range(3)] == [4, 3, 3]
+    assert int(Dataset.range(3).repeat().shard(2, 1).cardinality()) == -1
+    assert values(Dataset.range(3).repeat().shard(2, 1).take(3)) == [1, 0, 2]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Index must be between 0 and 2"):
+        Dataset.range(4).shard(3, 3)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="num_shards must be greater than zero"):
+        Dataset.range(4).shard(0, 0)
+    with pytest.raises(TypeError, match="index must be an integer"):
+        Dataset.range(4).shard(2, 0.5)
+
+
 def test_prefetch_passes_through():
     ds = Dataset.range(4).batch(3).prefetch(tf.data.AUTOTUNE)
     assert values(ds) == [[0, 1, 2], [3]]

@@ -6,6 +6,7 @@ its op from ``tfunc.ops``."""
 from . import (
     array_ops,
     clip_ops,
+    collective_ops,
     control_flow_ops,
     creation_ops,
     dataset_ops,

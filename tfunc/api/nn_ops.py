@@ -8,15 +8,17 @@ GEMM-based kernels (``backend.conv2d``).
 
 from __future__ import annotations
 
+from ..core import distribution
 from ..core import dtypes as D
+from ..core.errors import InvalidArgumentError
 from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import call
 from ..ops.conv_variants import conv2d_transpose_op, depthwise_conv2d_op
 from ..ops.infer import normalize_axis
 from ..ops.nn import bias_add_op, conv2d_op, log_softmax_op, matmul_op, softmax_op, sparse_softmax_cross_entropy_op
-from .array_ops import squeeze, stop_gradient
+from .array_ops import shape, squeeze, stop_gradient
 from .math_ops import abs as abs_
-from .math_ops import cast, conj, exp, log1p, relu, rsqrt, squared_difference
+from .math_ops import cast, conj, exp, log1p, not_equal, relu, rsqrt, squared_difference, where
 from .reduction_ops import reduce_mean, reduce_sum
 
 # --- matmul ----------------------------------------------------------------
@@ -134,6 +136,62 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
 def l2_loss(t, name=None):
     t = convert_to_tensor(t)
     return reduce_sum(t * t) / 2
+
+
+# --- losses under tf.distribute --------------------------------------------------------
+
+
+def _div_no_nan(a, b):
+    """``a / b``, and 0 where ``b`` is 0."""
+    nonzero = not_equal(b, 0)
+    return where(nonzero, a / where(nonzero, b, cast(1, b.dtype)), 0 * a)
+
+
+def _cross_replica_error(fn: str) -> RuntimeError:
+    return RuntimeError(
+        f"You are calling `{fn}` in cross replica context, while it was expected to be called in replica "
+        "context (inside `strategy.run`)."
+    )
+
+
+def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
+    """The per-example losses (times ``sample_weight``) summed and divided by the global batch
+    size, so that summing the replicas' gradients gives the gradient of the mean over the whole
+    global batch.  ``global_batch_size`` defaults to this replica's batch size times the number
+    of replicas in sync (1 without a ``tf.distribute`` strategy); a global batch of 0 gives 0."""
+    loss = convert_to_tensor(per_example_loss)
+    if loss.shape.rank == 0:
+        raise ValueError(
+            f"Invalid value passed for `per_example_loss`. Expected a tensor with at least rank 1, received: {loss!r}"
+        )
+    dtype = loss.dtype
+    if sample_weight is not None:
+        loss = cast(loss * cast(convert_to_tensor(sample_weight), dtype), dtype)
+    if global_batch_size is None:
+        if distribution.in_cross_replica_context():
+            raise _cross_replica_error("compute_average_loss")
+        rows = shape(loss)[0] if loss.shape[0] is None else loss.shape[0]
+        global_batch_size = rows * distribution.num_replicas_in_sync()
+    elif isinstance(global_batch_size, bool) or isinstance(global_batch_size, float):
+        raise TypeError(f"global_batch_size must be an integer, got {global_batch_size!r}.")
+    elif isinstance(global_batch_size, int):
+        if global_batch_size < 0:
+            raise InvalidArgumentError(f"global_batch_size must be non-negative, got {global_batch_size}.")
+    else:
+        global_batch_size = convert_to_tensor(global_batch_size)
+        if not global_batch_size.dtype.is_integer:
+            raise TypeError(f"global_batch_size must be an integer, got a {global_batch_size.dtype.name} tensor.")
+        if global_batch_size.shape.rank != 0:
+            raise ValueError(f"global_batch_size must be scalar, got shape {global_batch_size.shape}.")
+    return _div_no_nan(reduce_sum(loss), cast(global_batch_size, dtype))
+
+
+def scale_regularization_loss(regularization_loss):
+    """The sum of ``regularization_loss`` divided by the number of replicas in sync (so that
+    summing the replicas' gradients counts it once)."""
+    if distribution.in_cross_replica_context():
+        raise _cross_replica_error("scale_regularization_loss")
+    return reduce_sum(convert_to_tensor(regularization_loss)) / distribution.num_replicas_in_sync()
 
 
 # --- depthwise and transposed convolution ------------------------------------------------------

@@ -17,6 +17,7 @@ import threading
 
 import numpy as np
 
+from ..core import distribution
 from ..core import dtypes as D
 from ..core.context import ctx, eager_scope, record_variable_read
 from ..core.errors import FailedPreconditionError
@@ -81,12 +82,15 @@ class Variable:
                 init = cast(init, dtype)
             self._dtype = init.dtype
             self._shape = to_tuple(shape) if shape is not None else init.shape._dims
+            init = distribution.mirrored_initial_value(init)  # under a tf.distribute strategy: replica 0's
             call(state_ops.initialize_variable_op, (init,), {"var": self})
         else:
             with eager_scope():
                 if isinstance(initial_value, Variable):
                     initial_value = initial_value.numpy()
                 value = convert_to_tensor(initial_value, dtype=dtype)
+                if isinstance(value, EagerTensor):
+                    value = distribution.mirrored_initial_value(value)  # under a tf.distribute strategy: replica 0's
             if not isinstance(value, EagerTensor):
                 raise TypeError(f"Variable initial value must be a tensor or Python value, got {initial_value!r}")
             self._dtype = value.dtype

@@ -4,6 +4,7 @@ Importing the package registers every gradient rule (the ``*_grad`` modules)."""
 
 from . import (
     array_grad,
+    collective_grad,
     control_flow_grad,
     creation_grad,
     debugging_grad,

@@ -15,6 +15,7 @@ class OptimizerOptions:
         "common_subexpression_elimination": True,
         "dead_code_elimination": True,
         "elementwise_fusion": True,
+        "scoped_allocator_optimization": True,  # combine independent all-reduces (tf.distribute)
         "cuda_graph_capture": True,  # GPU plans: replay static-shape segments as CUDA graphs
         "debug_verify": False,  # run graph/verify.py after every pass
         "disable_meta_optimizer": False,  # turns every pass off

@@ -378,6 +378,10 @@ class Dataset(abc.ABC):
         """All but the first ``count`` elements (none if ``count`` is -1)."""
         return _SkipDataset(self, count)
 
+    def shard(self, num_shards, index, name=None) -> "Dataset":
+        """Every ``num_shards``-th element, starting at ``index`` (one worker's part of the input)."""
+        return _ShardDataset(self, num_shards, index)
+
     def enumerate(self, start=0, name=None) -> "Dataset":
         """Pairs ``(index, element)`` with an int64 index counting from ``start``."""
         return Dataset.zip((Dataset.range(start, _INT64_MAX), self))
@@ -843,6 +847,26 @@ class _TakeDataset(_UnaryDataset):
         if n == INFINITE_CARDINALITY:
             return self._count
         return n if self._count < 0 else min(n, self._count)
+
+
+class _ShardDataset(_UnaryDataset):
+    def __init__(self, input_dataset, num_shards, index):
+        super().__init__(input_dataset)
+        self._num_shards = _positive(num_shards, "num_shards")
+        self._index = _int_arg(index, "index")
+        if not 0 <= self._index < self._num_shards:
+            raise InvalidArgumentError(
+                None, None, f"Index must be between 0 and {self._num_shards - 1} (currently index = {self._index})."
+            )
+
+    def _elements(self):
+        return itertools.islice(self._input._elements(), self._index, None, self._num_shards)
+
+    def _cardinality(self):
+        n = self._input._cardinality()
+        if n < 0:
+            return n
+        return n // self._num_shards + (1 if n % self._num_shards > self._index else 0)
 
 
 class _SkipDataset(_UnaryDataset):

@@ -17,6 +17,7 @@ import warnings
 from ..api import control_flow_ops, creation_ops, math_ops, reduction_ops
 from ..api.variables import Variable
 from ..autodiff.tape import GradientTape
+from ..core import distribution
 from ..core import dtypes as D
 from ..core.context import init_scope
 from ..eager.convert import convert_to_tensor
@@ -30,6 +31,24 @@ __all__ = ["Optimizer", "SGD", "Adam", "get", "schedules"]
 def _var_label(var) -> str:
     name = var.name
     return name[:-2] if name.endswith(":0") else name
+
+
+def _aggregate_gradients(grads):
+    """Under a ``tf.distribute`` strategy, in ``strategy.run``: the gradients summed over the
+    replicas (one all-reduce for the whole list); Keras's ``apply_gradients`` does this before
+    clipping, so every replica applies the same update."""
+    entry = distribution.current()
+    if entry is None:
+        return grads
+    strategy, replica = entry
+    if replica is None:
+        raise RuntimeError(
+            "`apply_gradients()` cannot be called in cross-replica context. Use `tf.distribute.Strategy.run` "
+            "to enter replica context."
+        )
+    if strategy.num_replicas_in_sync == 1:
+        return grads
+    return list(replica.all_reduce("sum", grads))
 
 
 def _clip_by_norm(g, clip_norm):
@@ -250,6 +269,8 @@ class Optimizer(Module):
                 )
             grads.append(g)
             variables.append(v)
+        if not skip_gradients_aggregation:
+            grads = _aggregate_gradients(grads)
         self.build(variables)
         grads = self._clip(grads)
         current = self._current_learning_rate()
@@ -679,6 +700,8 @@ class LossScaleOptimizer(Optimizer):
             raise ValueError(f"No gradients provided for any variable: {[v.name for _, v in pairs]}.")
         self.inner_optimizer.build([v for _, v in present])  # slots exist before any branch
         grads = [convert_to_tensor(g) for g, _ in present]
+        if not skip_gradients_aggregation:  # before the finiteness check: every replica takes the same branch
+            grads = _aggregate_gradients(grads)
         if self._tfunc_grads_scaled:
             grads = [self._unscale(g) for g in grads]
         finite = None
@@ -688,7 +711,7 @@ class LossScaleOptimizer(Optimizer):
         variables = [v for _, v in present]
 
         def apply():
-            self.inner_optimizer.apply_gradients(zip(grads, variables))
+            self.inner_optimizer.apply_gradients(zip(grads, variables), skip_gradients_aggregation=True)
             if self.dynamic:
                 grown = math_ops.equal(self._tfunc_counter.read_value(), self.dynamic_growth_steps - 1)
                 control_flow_ops.cond(grown, self._grow, self._count)

@@ -6,6 +6,7 @@ Importing the package registers every op defined here."""
 
 from . import (
     array,
+    collective,
     control_flow,
     conv_variants,
     creation,

@@ -3,8 +3,8 @@
 Each pass is ``pass_fn(graph) -> bool`` (did it change the graph?) and can be
 switched off by name through ``tfunc._options.set_experimental_options``.
 The cleanup passes repeat until nothing changes (a fold can enable a CSE and
-the reverse); fusion runs last.  Sub-graphs of control flow (branches, loop
-bodies) are optimized the same way.  The traced graph is never modified:
+the reverse); then independent all-reduces are combined, and fusion runs last.
+Sub-graphs of control flow (branches, loop bodies) are optimized the same way.  The traced graph is never modified:
 ``optimize`` works on a copy and returns it with a report.
 """
 
@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from ..core.options import optimizer as _options
 from ..graph.verify import verify_graph
+from .combine_collectives import combine_collectives
 from .cse import eliminate_common_subexpressions
 from .dce import eliminate_dead_code
 from .facts import is_stateful
@@ -32,7 +33,7 @@ MAX_ROUNDS = 4
 
 
 def _fusion():
-    return [("elementwise_fusion", fuse_elementwise)]
+    return [("scoped_allocator_optimization", combine_collectives), ("elementwise_fusion", fuse_elementwise)]
 
 
 @dataclass

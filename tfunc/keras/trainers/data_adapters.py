@@ -171,6 +171,7 @@ class ArrayDataAdapter:
         if shuffle not in (True, False, "batch"):
             raise ValueError(f'`shuffle` must be True, False or "batch". Received: shuffle={shuffle}')
         self._shuffle = shuffle
+        self._rng = None  # a Generator shared by every replica under tf.distribute, else NumPy's global one
         self.num_batches = int(math.ceil(self.num_samples / self.batch_size))
 
     def peek(self):
@@ -186,15 +187,16 @@ class ArrayDataAdapter:
 
     def __iter__(self):
         n, b = self.num_samples, self.batch_size
+        rng = self._rng if self._rng is not None else np.random
         if self._shuffle is True:
-            order = np.random.permutation(n)
+            order = rng.permutation(n)
         else:
             order = None
         for start in range(0, n, b):
             if order is not None:
                 idx = order[start : start + b]
             elif self._shuffle == "batch":
-                idx = start + np.random.permutation(min(b, n - start))
+                idx = start + rng.permutation(min(b, n - start))
             else:
                 idx = slice(start, start + b)
 
@@ -313,6 +315,17 @@ class EpochIterator:
         self._num_batches = self.data_adapter.num_batches
         self._current_iterator = None
         self._steps_seen = 0
+        self._batch_transform = None
+
+    def distribute(self, strategy):
+        """Under a ``tf.distribute`` strategy: each replica takes its rows of every (global)
+        batch, and arrays are shuffled in the same order on every replica (replica 0's seed)."""
+        adapter = self.data_adapter
+        global_batch = None
+        if isinstance(adapter, ArrayDataAdapter):
+            global_batch = adapter.batch_size
+            adapter._rng = np.random.default_rng(strategy._broadcast_seed(np.random.randint(2**31 - 1)))
+        self._batch_transform = lambda batch: strategy._take_share(batch, global_batch)
 
     @property
     def num_batches(self):
@@ -339,7 +352,10 @@ class EpochIterator:
         batches = []
         for _ in range(self.steps_per_execution):
             try:
-                batches.append(to_tensors(next(iterator)))
+                batch = next(iterator)
+                if self._batch_transform is not None:
+                    batch = self._batch_transform(batch)
+                batches.append(to_tensors(batch))
             except StopIteration:
                 break
         return batches

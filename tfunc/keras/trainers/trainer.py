@@ -11,6 +11,7 @@ first batch, so the variables all exist before anything is traced.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import warnings
 
@@ -18,8 +19,9 @@ import numpy as np
 
 from ...api import array_ops
 from ...autodiff.tape import GradientTape
-from ...core import nest
+from ...core import distribution, nest
 from ...core.specs import Spec
+from ...distribute.strategy import get_strategy
 from ...eager.tensor import Tensor
 from ...function.function import function
 from ...tracing.func_graph import FuncGraph
@@ -42,6 +44,21 @@ __all__ = ["Trainer"]
 
 def _to_numpy(x):
     return x.numpy() if hasattr(x, "numpy") else np.asarray(x)
+
+
+def _in_strategy_scope(method):
+    """Runs ``method`` inside the scope of the strategy the model was made under (if any), so
+    variables it creates (optimizer slots, metrics) are mirrored and its steps see the strategy."""
+
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        strategy = getattr(self, "_tfunc_strategy", None)
+        if strategy is None:
+            return method(self, *args, **kwargs)
+        with strategy.scope():
+            return method(self, *args, **kwargs)
+
+    return wrapper
 
 
 def _concat(parts):
@@ -74,6 +91,8 @@ class Trainer:
         self._tfunc_built_for_training = False
         self._tfunc_initial_epoch = None
         self._tfunc_compile_config = {}
+        entry = distribution.current()  # Keras records the strategy in force when a model is made
+        self._tfunc_strategy = None if entry is None else entry[0]
 
     # --- compile ---------------------------------------------------------------------------------
     def compile(
@@ -92,6 +111,9 @@ class Trainer:
         name, function or Loss; per output as a list or dict), the metrics (names such as
         ``"accuracy"``, functions or Metric objects; per output as a list of lists or a dict).
         Unknown names are rejected here."""
+        entry = distribution.current()
+        if entry is not None:
+            self._tfunc_strategy = entry[0]
         self.optimizer = optimizers_module.get(optimizer)
         output_names = getattr(self, "output_names", None)
         self._tfunc_compile_loss = (
@@ -145,6 +167,14 @@ class Trainer:
     def run_eagerly(self, value):
         self._run_eagerly = bool(value)
         self.train_function = self.test_function = self.predict_function = None
+
+    @property
+    def distribute_strategy(self):
+        """The ``tf.distribute`` strategy the model was made (or compiled) under: ``fit``,
+        ``evaluate`` and ``predict`` run their steps on its replicas."""
+        if self._tfunc_strategy is not None:
+            return self._tfunc_strategy
+        return get_strategy()
 
     @property
     def compiled_loss(self):
@@ -208,7 +238,7 @@ class Trainer:
         total = losses[0]
         for value in losses[1:]:
             total = total + value
-        return total
+        return _scale_loss_for_distribution(total)
 
     def _compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
         if "training" in inspect.signature(self.compute_loss).parameters:
@@ -220,6 +250,24 @@ class Trainer:
         if self._tfunc_compile_metrics is not None:
             self._tfunc_compile_metrics.update_state(y, y_pred, sample_weight)
         return self.get_metrics_result()
+
+    def _tfunc_metrics_result(self) -> dict:
+        """The metrics' results; under a strategy with several replicas, over every replica (the
+        metrics' states summed across replicas, as Keras's sum-aggregated metric variables read)."""
+        strategy = self._tfunc_strategy
+        if strategy is None or strategy.num_replicas_in_sync == 1:
+            return callbacks_module.pythonify_logs(self.get_metrics_result())
+        variables = [v for m in self.metrics for v in m.variables if v.dtype.is_floating or v.dtype.is_integer]
+        local = [v.read_value() for v in variables]
+        with strategy.scope():
+            totals = strategy.reduce("sum", local)
+        try:
+            for v, t in zip(variables, totals):
+                v.assign(t)
+            return callbacks_module.pythonify_logs(self.get_metrics_result())
+        finally:
+            for v, t in zip(variables, local):
+                v.assign(t)
 
     def get_metrics_result(self) -> dict:
         out = {}
@@ -244,7 +292,7 @@ class Trainer:
         with GradientTape() as tape:
             y_pred = self._call_model(x, training=True)
             loss = self._compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=True)
-            self._tfunc_loss_tracker.update_state(loss, sample_weight=_batch_size(x))
+            self._tfunc_loss_tracker.update_state(_unscale_loss_for_distribution(loss), sample_weight=_batch_size(x))
         trainable = self.trainable_weights
         if trainable:
             grads = tape.gradient(loss, trainable)
@@ -258,7 +306,7 @@ class Trainer:
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         y_pred = self._call_model(x, training=False)
         loss = self._compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=False)
-        self._tfunc_loss_tracker.update_state(loss, sample_weight=_batch_size(x))
+        self._tfunc_loss_tracker.update_state(_unscale_loss_for_distribution(loss), sample_weight=_batch_size(x))
         return self.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
 
     def predict_step(self, data):
@@ -266,7 +314,20 @@ class Trainer:
         x, _, _ = unpack_x_y_sample_weight(data)
         return self._call_model(x, training=False)
 
+    def _on_replicas(self, step):
+        """``step`` run by the model's strategy on this process's replica (``step`` itself without one)."""
+        strategy = self._tfunc_strategy
+        if strategy is None:
+            return step
+
+        def replica_step(batch):
+            return strategy.run(step, args=(batch,))
+
+        return replica_step
+
     def _make_function(self, step):
+        step = self._on_replicas(step)
+
         def multi_step(batches):
             logs = None
             for batch in batches:
@@ -289,9 +350,16 @@ class Trainer:
 
     def make_predict_function(self, force=False):
         if self.predict_function is None or force:
+            step = self._on_replicas(self.predict_step)
+            strategy = self._tfunc_strategy
+            if strategy is not None and strategy.num_replicas_in_sync > 1:
+                local_step = step
+
+                def step(batch):  # every replica returns the outputs of the whole global batch
+                    return strategy.gather(local_step(batch), axis=0)
 
             def multi_step(batches):
-                return [self.predict_step(batch) for batch in batches]
+                return [step(batch) for batch in batches]
 
             self.predict_function = (
                 multi_step if self.run_eagerly else function(multi_step, jit_compile=self.jit_compile or None)
@@ -333,7 +401,7 @@ class Trainer:
             raise ValueError(f"You must call `compile()` before using the model (calling `{method_name}()`).")
 
     def _get_metrics_result_or_logs(self, logs):
-        metric_logs = callbacks_module.pythonify_logs(self.get_metrics_result())
+        metric_logs = self._tfunc_metrics_result()
         if isinstance(logs, dict) and set(logs) == set(metric_logs):
             return metric_logs
         return callbacks_module.pythonify_logs(logs) if isinstance(logs, dict) else logs
@@ -361,7 +429,23 @@ class Trainer:
             f"type {type(validation_freq)}."
         )
 
+    def _tfunc_distribute_input(self, epoch_iterator):
+        if self._tfunc_strategy is not None:
+            epoch_iterator.distribute(self._tfunc_strategy)
+
+    def _tfunc_batch_logs(self, logs):
+        if self._tfunc_strategy is None:
+            return callbacks_module.pythonify_logs(logs)
+        return self._get_metrics_result_or_logs(logs)  # over every replica
+
+    def _tfunc_local_batch(self, batch):
+        """This replica's rows of a batch given to ``*_on_batch`` (the batch is the global one)."""
+        if self._tfunc_strategy is None:
+            return batch
+        return self._tfunc_strategy._take_share(batch)
+
     # --- fit / evaluate / predict ----------------------------------------------------------------
+    @_in_strategy_scope
     def fit(
         self,
         x=None,
@@ -404,6 +488,7 @@ class Trainer:
             class_weight=class_weight,
             steps_per_execution=self.steps_per_execution,
         )
+        self._tfunc_distribute_input(epoch_iterator)
         self._symbolic_build(epoch_iterator.first_batch())
         if not isinstance(callbacks, callbacks_module.CallbackList):
             callbacks = callbacks_module.CallbackList(
@@ -443,6 +528,7 @@ class Trainer:
                         shuffle=False,
                         steps_per_execution=self.steps_per_execution,
                     )
+                    self._tfunc_distribute_input(val_iterator)
                 val_logs = self._evaluate_iterator(val_iterator, callbacks)
                 epoch_logs.update({"val_" + name: value for name, value in val_logs.items()})
             callbacks.on_epoch_end(epoch, epoch_logs)
@@ -469,6 +555,7 @@ class Trainer:
         callbacks.on_test_end(logs)
         return logs
 
+    @_in_strategy_scope
     def evaluate(
         self,
         x=None,
@@ -495,6 +582,7 @@ class Trainer:
             shuffle=False,
             steps_per_execution=self.steps_per_execution,
         )
+        self._tfunc_distribute_input(epoch_iterator)
         self._symbolic_build(epoch_iterator.first_batch())
         if not isinstance(callbacks, callbacks_module.CallbackList):
             callbacks = callbacks_module.CallbackList(
@@ -511,11 +599,13 @@ class Trainer:
             return logs
         return self._flatten_metrics_in_order(logs)
 
+    @_in_strategy_scope
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """The model's outputs for ``x`` as NumPy arrays (batch outputs concatenated)."""
         epoch_iterator = EpochIterator(
             x, batch_size=batch_size, steps_per_epoch=steps, shuffle=False, steps_per_execution=self.steps_per_execution
         )
+        self._tfunc_distribute_input(epoch_iterator)
         if not isinstance(callbacks, callbacks_module.CallbackList):
             callbacks = callbacks_module.CallbackList(
                 callbacks,
@@ -552,6 +642,7 @@ class Trainer:
             )
         return nest.pack_sequence_as(structure, [_concat(parts) for parts in outputs])
 
+    @_in_strategy_scope
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
         """One training step on one batch; returns the (running) loss and metrics as ``evaluate``
         does (the metrics are not reset between calls, as in Keras 3)."""
@@ -563,27 +654,41 @@ class Trainer:
                     f"sample_weight={sample_weight}, class_weight={class_weight}"
                 )
             sample_weight = class_weight_to_sample_weights(y, class_weight)
-        batch = to_tensors(pack_x_y_sample_weight(x, y, sample_weight))
+        batch = to_tensors(self._tfunc_local_batch(pack_x_y_sample_weight(x, y, sample_weight)))
         self._symbolic_build(batch)
-        logs = callbacks_module.pythonify_logs(self.make_train_function()([batch]))
+        logs = self._tfunc_batch_logs(self.make_train_function()([batch]))
         if return_dict:
             return logs
         return self._flatten_metrics_in_order(logs)
 
+    @_in_strategy_scope
     def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
         """The (running) loss and metrics of one batch, without training."""
         self._assert_compile_called("test_on_batch")
-        batch = to_tensors(pack_x_y_sample_weight(x, y, sample_weight))
+        batch = to_tensors(self._tfunc_local_batch(pack_x_y_sample_weight(x, y, sample_weight)))
         self._symbolic_build(batch)
-        logs = callbacks_module.pythonify_logs(self.make_test_function()([batch]))
+        logs = self._tfunc_batch_logs(self.make_test_function()([batch]))
         if return_dict:
             return logs
         return self._flatten_metrics_in_order(logs)
 
+    @_in_strategy_scope
     def predict_on_batch(self, x):
         """The model's outputs for one batch, as NumPy arrays."""
-        outputs = self.make_predict_function()([to_tensors((x,))])[0]
+        outputs = self.make_predict_function()([to_tensors(self._tfunc_local_batch((x,)))])[0]
         return nest.map_structure(_to_numpy, outputs)
+
+
+def _scale_loss_for_distribution(loss):
+    """``loss / replicas`` under a strategy with several replicas (Keras's scaling): the sum of
+    the replicas' gradients is then the gradient of the mean over the global batch."""
+    n = distribution.num_replicas_in_sync()
+    return loss if n == 1 else loss * (1.0 / n)
+
+
+def _unscale_loss_for_distribution(loss):
+    n = distribution.num_replicas_in_sync()
+    return loss if n == 1 else loss * float(n)
 
 
 def _batch_size(x):

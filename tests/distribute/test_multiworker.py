@@ -1,0 +1,198 @@
+"""``MultiWorkerMirroredStrategy`` across processes: ``mpiexec -n 2`` on the CPU (MPI collectives).
+
+The acceptance test of data-parallel training: the same model trained by two workers, each on
+its half of every global batch, ends with identical weights on both workers, equal (to float
+tolerance) to one process training on the whole global batches; with a custom loop
+(``strategy.run`` + ``strategy.reduce`` in a ``tf.function``) and with Keras ``fit``.
+"""
+
+import time
+
+import numpy as np
+import pytest
+
+from .mpi import requires_mpi, run, run_single
+
+pytestmark = requires_mpi
+
+
+def _train(tmp_path, mode):
+    proc = run("train.py", "--mode", mode, "--out", tmp_path)
+    assert proc.returncode == 0, proc.stdout
+    ref = run_single("train.py", "--mode", mode, "--reference", "--out", tmp_path)
+    assert ref.returncode == 0, ref.stdout
+    load = lambda tag: dict(np.load(tmp_path / f"{mode}-{tag}.npz"))  # noqa: E731
+    return load(0), load(1), load("reference")
+
+
+def _weights(d):
+    return [d[k] for k in sorted(k for k in d if k.startswith("w"))]
+
+
+def _check_weights(w0, w1, ref):
+    assert len(w0) == len(ref) == 4
+    for a, b in zip(w0, w1):
+        np.testing.assert_array_equal(a, b)  # identical on both workers, bit for bit
+    for a, r in zip(w0, ref):
+        np.testing.assert_allclose(a, r, rtol=2e-5, atol=2e-6)
+    assert max(float(np.abs(a - r).max()) for a, r in zip(w0, ref)) < 1e-5
+
+
+def test_custom_loop_matches_one_process_on_the_global_batch(tmp_path):
+    r0, r1, ref = _train(tmp_path, "custom")
+    assert int(r0["num_replicas"]) == int(r1["num_replicas"]) == 2
+    _check_weights(_weights(r0), _weights(r1), _weights(ref))
+    # strategy.reduce(SUM) of the per-replica losses (each the local sum / global batch) is the
+    # global mean loss of the step
+    np.testing.assert_allclose(r0["losses"], ref["losses"], rtol=1e-5)
+    np.testing.assert_array_equal(r0["losses"], r1["losses"])
+    # the gradients' all-reduce and the loss's are combined into one node by the optimizer
+    assert int(r0["all_reduce_nodes"]) == 1
+
+
+def test_fit_evaluate_predict_match_one_process(tmp_path):
+    r0, r1, ref = _train(tmp_path, "fit")
+    _check_weights(_weights(r0), _weights(r1), _weights(ref))
+    # the logged loss and accuracy are over the whole global batch (metrics summed across workers)
+    for key in ("loss", "accuracy", "evaluated"):
+        np.testing.assert_allclose(r0[key], ref[key], rtol=1e-5, err_msg=key)
+        np.testing.assert_allclose(r1[key], ref[key], rtol=1e-5, err_msg=key)
+    # predict gathers every worker's share: both workers return all 20 rows, in order
+    assert r0["predicted"].shape == (20, 3)
+    np.testing.assert_allclose(r0["predicted"], ref["predicted"], rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(r0["predicted"], r1["predicted"])
+
+
+# --- failure: a worker that raises, dies or stalls never leaves the others waiting forever ----------
+
+
+def _timed_run(*args, timeout=120):
+    start = time.monotonic()
+    proc = run("failure.py", *args, timeout=timeout)
+    return proc, time.monotonic() - start
+
+
+def test_a_worker_that_raises_stops_the_others_at_once_with_a_clear_error():
+    proc, elapsed = _timed_run("raise", 60)
+    out = proc.stdout
+    assert proc.returncode != 0, out
+    assert "ValueError: worker 1 broke" in out  # worker 1's own traceback
+    # worker 0 was told (it did not wait for the 60 s timeout) and says who failed and why
+    assert "UnavailableError: Worker 1 of 2 failed: ValueError: worker 1 broke" in out, out
+    assert "worker 0: second step done" not in out
+    assert elapsed < 45, (elapsed, out)
+
+
+def test_a_worker_that_dies_ends_the_job():
+    proc, elapsed = _timed_run("exit", 20)
+    assert proc.returncode != 0, proc.stdout
+    assert "worker 0: second step done" not in proc.stdout
+    assert elapsed < 60, (elapsed, proc.stdout)
+
+
+def test_a_worker_that_stalls_makes_the_others_time_out_and_ends_the_job():
+    proc, elapsed = _timed_run("stall", 3)
+    out = proc.stdout
+    assert proc.returncode != 0, out
+    assert "DeadlineExceededError: Collective all-reduce (sum)" in out, out
+    assert "did not complete within 3 s" in out, out
+    assert elapsed < 60, (elapsed, out)  # worker 1 sleeps for an hour: the job was aborted
+
+
+# --- every piece of the API, on 2 and 3 workers, against values worked out by hand ---------------------
+
+
+@pytest.fixture(scope="module", params=[2, 3], ids=lambda n: f"{n}workers")
+def collectives(request, tmp_path_factory):
+    n = request.param
+    out = tmp_path_factory.mktemp(f"collectives{n}")
+    proc = run("collectives.py", out, n=n)
+    assert proc.returncode == 0, proc.stdout
+    return n, [dict(np.load(out / f"collectives-{r}.npz")) for r in range(n)]
+
+
+def test_variables_made_in_scope_start_as_worker_0s(collectives):
+    n, res = collectives
+    for r, d in enumerate(res):
+        np.testing.assert_array_equal(d["variable"], np.ones((2, 3), np.float32))  # worker 0 passed 1.0
+        assert d["counter"] == 0
+        assert d["outside"] == r  # made outside the scope: each worker keeps its own
+
+
+def test_replica_context_all_reduce_and_strategy_reduce(collectives):
+    n, res = collectives
+    total = n * np.arange(3) + 10 * n * (n - 1) / 2
+    rows = np.array([(r + 1) * r for r in range(n)]).sum()
+    count = sum(r + 1 for r in range(n))
+    for r, d in enumerate(res):
+        np.testing.assert_allclose(d["eager_sum_x"], total)
+        assert d["eager_sum_n"] == n
+        np.testing.assert_allclose(d["eager_mean"], total / n)
+        assert d["replica_id"] == r
+        np.testing.assert_allclose(d["reduce_sum_axis0"], [rows, rows])
+        np.testing.assert_allclose(d["reduce_mean_axis0"], [rows / count] * 2, rtol=1e-6)  # over all rows
+        np.testing.assert_allclose(d["reduce_mean_none"], np.mean(np.arange(n)))
+
+
+def test_gather_concatenates_unequal_shares_in_worker_order(collectives):
+    n, res = collectives
+    expected = np.concatenate([np.full((r + 1, 2), r, np.float32) for r in range(n)])
+    expected_axis1 = np.concatenate([np.full((2, r + 1), r, np.float32) for r in range(n)], axis=1)
+    for d in res:
+        np.testing.assert_array_equal(d["gather"], expected)
+        np.testing.assert_array_equal(d["gather_axis1"], expected_axis1)
+        np.testing.assert_array_equal(d["fn_gather_i64"], [[r, r] for r in range(n)])
+
+
+def test_one_all_reduce_of_several_dtypes_in_packs(collectives):
+    n, res = collectives
+    s = n * (n + 1) / 2
+    for d in res:
+        np.testing.assert_array_equal(d["fn_sum_f32"], np.full(20, s, np.float32))
+        assert d["fn_sum_i32"].dtype == np.int32 and (d["fn_sum_i32"] == s).all()
+        assert d["fn_sum_f16"].dtype == np.float16 and (d["fn_sum_f16"] == 0.5 * s).all()
+
+
+def test_gradients_through_all_gather_and_all_reduce(collectives):
+    n, res = collectives
+    w = 2.0
+    rows = n * (n + 1) // 2
+    s = rows * (rows + 1) / 2
+    for r, d in enumerate(res):
+        start = r * (r + 1) // 2
+        mine = sum(range(start + 1, start + r + 2))  # the weights of this worker's gathered rows
+        # d/dw of all_reduce(loss * w): the all-reduce's gradient is an all-reduce of the upstream
+        # (n); all_gather's gradient is this worker's rows of the summed upstream gradient
+        assert d["grad"] == pytest.approx(n * w * s + n * n * w * mine)
+
+
+def test_loss_scaling_sums_gradients_and_skips_on_every_worker_when_one_overflows(collectives):
+    n, res = collectives
+    for d in res:
+        np.testing.assert_allclose(d["lso_after_finite"], [1.0 - 0.5 * n, 2.0 - 0.5 * n])
+        np.testing.assert_array_equal(d["lso_after_inf"], d["lso_after_finite"])  # skipped everywhere
+        assert d["lso_scale"] == 4.0  # halved everywhere
+
+
+def test_distributed_input(collectives):
+    n, res = collectives
+    for r, d in enumerate(res):
+        shares = []
+        for batch in (range(0, 4), range(4, 8), range(8, 10)):  # range(10).batch(4)
+            base, extra = divmod(4, n)
+            begin = r * base + min(r, extra)
+            end = begin + base + (r < extra)
+            shares.append(list(batch)[begin:end])
+        np.testing.assert_array_equal(d["shares"], [v for s in shares for v in s])
+        np.testing.assert_array_equal(d["share_sizes"], [len(s) for s in shares])
+        np.testing.assert_array_equal(d["from_fn"], list(range(r, 12, n)))
+        assert d["dataset_loop_total"] == 45  # a distributed dataset iterated inside a tf.function
+
+
+def test_fit_with_shuffling_keeps_workers_identical(collectives):
+    n, res = collectives
+    keys = [k for k in res[0] if k.startswith("shuffled_fit")]
+    assert len(keys) == 5
+    for d in res[1:]:
+        for k in keys:
+            np.testing.assert_array_equal(d[k], res[0][k], err_msg=k)

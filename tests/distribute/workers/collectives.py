@@ -1,0 +1,160 @@
+"""What each piece of the strategy API gives on every worker (run by ``mpiexec -n N``); writes
+``DIR/collectives-<rank>.npz`` for the test to check against values worked out by hand.
+
+Worker ``r`` of ``N`` holds data that depends on ``r``, so sums, means, gathers and broadcasts
+are told apart from local values.
+
+    mpiexec -n 2 python collectives.py DIR
+"""
+
+import sys
+
+import numpy as np
+
+import tfunc as tf
+
+out_dir = sys.argv[1]
+options = tf.distribute.experimental.CommunicationOptions(bytes_per_pack=64)  # several packs per all-reduce
+strategy = tf.distribute.MultiWorkerMirroredStrategy(communication_options=options)
+r = strategy.cluster_resolver.task_id
+n = strategy.num_replicas_in_sync
+results = {}
+
+# --- variables made in scope start as worker 0's, whatever each worker passed ---------------------------
+with strategy.scope():
+    v = tf.Variable(np.full((2, 3), float(r + 1), np.float32))
+    counter = tf.Variable(r, dtype=tf.int64)
+results["variable"] = v.numpy()
+results["counter"] = counter.numpy()
+outside = tf.Variable(float(r))  # outside every scope: left alone
+results["outside"] = outside.numpy()
+
+
+# --- eager: run + replica all_reduce, reduce with and without axis, gather -------------------------------
+def replica_fn(x):
+    ctx = tf.distribute.get_replica_context()
+    total = ctx.all_reduce(tf.distribute.ReduceOp.SUM, {"x": x, "n": tf.constant(1.0)})
+    mean = ctx.all_reduce("mean", x)
+    return total, mean, ctx.replica_id_in_sync_group
+
+
+x_local = tf.constant(np.arange(3, dtype=np.float32) + 10 * r)
+total, mean, replica_id = strategy.run(replica_fn, args=(x_local,))
+results["eager_sum_x"] = total["x"].numpy()
+results["eager_sum_n"] = total["n"].numpy()
+results["eager_mean"] = mean.numpy()
+results["replica_id"] = np.array(replica_id)
+
+rows = tf.constant(np.full((r + 1, 2), float(r), np.float32))  # worker r holds r + 1 rows of r
+results["reduce_sum_axis0"] = strategy.reduce("sum", rows, axis=0).numpy()
+results["reduce_mean_axis0"] = strategy.reduce(tf.distribute.ReduceOp.MEAN, rows, axis=0).numpy()
+results["reduce_mean_none"] = strategy.reduce("mean", tf.constant(float(r)), axis=None).numpy()
+results["gather"] = strategy.gather(rows, axis=0).numpy()
+results["gather_axis1"] = strategy.gather(tf.constant(np.full((2, r + 1), float(r), np.float32)), axis=1).numpy()
+
+
+# --- in a tf.function: several dtypes in one all_reduce (packs of 64 bytes), max, gather ------------------
+@tf.function
+def mixed(a, b, c, d):
+    def fn(a, b, c, d):
+        ctx = tf.distribute.get_replica_context()
+        s = ctx.all_reduce("sum", [a, b, c])
+        return s, ctx.all_gather(d, axis=0)
+
+    return strategy.run(fn, args=(a, b, c, d))
+
+
+s, g = mixed(
+    tf.constant(np.full((20,), r + 1, np.float32)),  # 80 bytes: a pack of its own
+    tf.constant(np.full((3,), r + 1, np.int32)),
+    tf.constant(np.full((2,), 0.5 * (r + 1), np.float16)),  # float16 travels as float32
+    tf.constant(np.full((1, 2), r, np.int64)),
+)
+results["fn_sum_f32"] = s[0].numpy()
+results["fn_sum_i32"] = s[1].numpy()
+results["fn_sum_f16"] = s[2].numpy()
+results["fn_gather_i64"] = g.numpy()
+
+
+# --- gradients through collectives ------------------------------------------------------------------------
+w = tf.Variable(2.0)
+
+
+def grad_fn(x):
+    with tf.GradientTape() as tape:
+        gathered = tf.distribute.get_replica_context().all_gather(x * w, axis=0)
+        # worker r's loss weighs every gathered row by (its index + 1): d loss_total / d w sums them
+        loss = tf.reduce_sum(gathered * tf.range(1.0, tf.cast(tf.shape(gathered)[0], tf.float32) + 1.0))
+        summed = tf.distribute.get_replica_context().all_reduce("sum", loss * w)
+    return tape.gradient(summed, [w])[0], tape
+
+
+@tf.function
+def grads(x):
+    return strategy.run(lambda x: grad_fn(x)[0], args=(x,))
+
+
+results["grad"] = grads(tf.constant(np.full((r + 1,), 1.0, np.float32))).numpy()
+
+# --- loss scaling: one worker's inf gradient makes every worker skip the step ----------------------------
+with strategy.scope():
+    lv = tf.Variable([1.0, 2.0])
+    lso = tf.keras.optimizers.LossScaleOptimizer(tf.keras.optimizers.SGD(0.5), initial_scale=8.0)
+
+
+@tf.function
+def lso_step(x):
+    def fn(x):
+        with tf.GradientTape() as tape:
+            loss = lso.scale_loss(tf.reduce_sum(lv * x))
+        lso.apply_gradients(zip(tape.gradient(loss, [lv]), [lv]))
+
+    strategy.run(fn, args=(x,))
+
+
+lso_step(tf.constant([1.0, 1.0]))  # finite everywhere: lv -= 0.5 * (n, n)
+after_finite = lv.numpy()
+lso_step(tf.constant([np.inf if r == n - 1 else 1.0, 1.0]))  # the last worker's gradient is inf
+results["lso_after_finite"] = after_finite
+results["lso_after_inf"] = lv.numpy()
+results["lso_scale"] = lso.loss_scale.numpy()
+
+# --- input: each worker's share of every global batch; datasets from a function ---------------------------
+ds = tf.data.Dataset.range(10).batch(4)  # batches of 4, 4, 2
+shares = [b.numpy() for b in strategy.experimental_distribute_dataset(ds)]
+results["shares"] = np.concatenate(shares)
+results["share_sizes"] = np.array([len(b) for b in shares])
+
+
+def dataset_fn(ctx):
+    batch = ctx.get_per_replica_batch_size(6)
+    return tf.data.Dataset.range(12).shard(ctx.num_input_pipelines, ctx.input_pipeline_id).batch(batch)
+
+
+from_fn = strategy.distribute_datasets_from_function(dataset_fn)
+results["from_fn"] = np.concatenate([b.numpy() for b in from_fn])
+
+
+@tf.function
+def total_in_function(dataset):
+    acc = tf.constant(0, tf.int64)
+    for batch in dataset:
+        acc += tf.reduce_sum(batch)
+    return strategy.reduce("sum", acc, axis=None)
+
+
+results["dataset_loop_total"] = total_in_function(strategy.experimental_distribute_dataset(ds)).numpy()
+
+# --- fit with shuffle=True: every worker shuffles in the same order ----------------------------------------
+tf.random.set_seed(7 + r)
+with strategy.scope():
+    model = tf.keras.Sequential([tf.keras.layers.Dense(4, activation="tanh"), tf.keras.layers.Dense(1)])
+    model.compile(optimizer=tf.keras.optimizers.Adam(0.01), loss="mse")
+rng = np.random.default_rng(1)
+xs, ys = rng.standard_normal((40, 3)).astype(np.float32), rng.standard_normal((40, 1)).astype(np.float32)
+history = model.fit(xs, ys, batch_size=8, epochs=3, shuffle=True, verbose=0, validation_split=0.2)
+for i, weight in enumerate(model.get_weights()):
+    results[f"shuffled_fit_w{i}"] = weight
+results["shuffled_fit_val_loss"] = np.array(history.history["val_loss"])
+
+np.savez(f"{out_dir}/collectives-{r}.npz", **results)

@@ -1,0 +1,188 @@
+"""Distributed input: each replica's share of every global batch.
+
+``strategy.experimental_distribute_dataset(dataset)`` takes a dataset of *global* batches and
+gives this replica its rows of each one, as ``tf.distribute`` does: a global batch of ``B``
+rows over ``R`` replicas gives replica ``r`` the ``r``-th of ``R`` near-equal consecutive
+runs (the first ``B % R`` replicas one row more); a last, partial batch is cut at the same
+offsets, so late replicas may get fewer rows, or none.  Every worker reads the whole input and
+keeps its rows (TensorFlow's ``AutoShardPolicy.DATA``): the input must yield the same
+batches in the same order on every worker (give ``shuffle`` a seed).
+
+``strategy.distribute_datasets_from_function(dataset_fn)`` calls ``dataset_fn`` with an
+:class:`InputContext` and uses what it returns as this worker's input, as it is (the function
+batches by ``ctx.get_per_replica_batch_size(global_batch_size)`` and may ``shard`` by
+``ctx.input_pipeline_id``).
+
+Both results are datasets: iterate them in Python or inside a ``tfunc.function``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import nest
+from ..core.errors import InvalidArgumentError
+from ..core.specs import TensorSpec
+from ..data import Dataset
+from ..data.dataset import _BatchDataset, _UnaryDataset
+from ..eager.tensor import EagerTensor, Tensor
+
+__all__ = ["InputContext", "InputOptions", "DistributedDataset", "share_bounds", "take_share"]
+
+
+class InputContext:
+    """What a ``dataset_fn`` needs to build one worker's input (``tf.distribute.InputContext``)."""
+
+    def __init__(self, num_input_pipelines=1, input_pipeline_id=0, num_replicas_in_sync=1):
+        self._num_input_pipelines = int(num_input_pipelines)
+        self._input_pipeline_id = int(input_pipeline_id)
+        self._num_replicas_in_sync = int(num_replicas_in_sync)
+
+    @property
+    def num_input_pipelines(self) -> int:
+        return self._num_input_pipelines
+
+    @property
+    def input_pipeline_id(self) -> int:
+        return self._input_pipeline_id
+
+    @property
+    def num_replicas_in_sync(self) -> int:
+        return self._num_replicas_in_sync
+
+    def get_per_replica_batch_size(self, global_batch_size) -> int:
+        """``global_batch_size // num_replicas_in_sync``; a ValueError when it does not divide."""
+        if global_batch_size % self._num_replicas_in_sync != 0:
+            raise ValueError(
+                f"The `global_batch_size` {global_batch_size!r} is not divisible by `num_replicas_in_sync` "
+                f"{self._num_replicas_in_sync!r}"
+            )
+        return global_batch_size // self._num_replicas_in_sync
+
+    def __repr__(self) -> str:
+        return (
+            f"tf.distribute.InputContext(input pipeline id {self._input_pipeline_id}, total: "
+            f"{self._num_input_pipelines})"
+        )
+
+
+class InputOptions:
+    """``tf.distribute.InputOptions``: accepted for compatibility; input is always read on the
+    host and placed where each step runs."""
+
+    def __init__(
+        self,
+        experimental_fetch_to_device=None,
+        experimental_replication_mode=None,
+        experimental_place_dataset_on_device=False,
+        experimental_per_replica_buffer_size=1,
+    ):
+        if experimental_place_dataset_on_device and experimental_fetch_to_device:
+            raise ValueError(
+                "`experimental_place_dataset_on_device` can not be set to True when "
+                "`experimental_fetch_to_device` is True."
+            )
+        if int(experimental_per_replica_buffer_size) < 1:
+            raise ValueError("`experimental_per_replica_buffer_size` must be at least 1.")
+        self.experimental_fetch_to_device = experimental_fetch_to_device
+        self.experimental_replication_mode = experimental_replication_mode
+        self.experimental_place_dataset_on_device = bool(experimental_place_dataset_on_device)
+        self.experimental_per_replica_buffer_size = int(experimental_per_replica_buffer_size)
+
+
+def share_bounds(rows: int, global_batch_size, replica: int, num_replicas: int) -> tuple:
+    """``[begin, end)`` of replica ``replica``'s rows in a batch of ``rows`` rows, for batches of
+    ``global_batch_size`` rows (None: this batch's size)."""
+    full = rows if global_batch_size is None else int(global_batch_size)
+    base, extra = divmod(full, num_replicas)
+    begin = replica * base + min(replica, extra)
+    end = begin + base + (1 if replica < extra else 0)
+    return min(begin, rows), min(end, rows)
+
+
+def _rows_of(leaf) -> int:
+    shape = leaf._value.shape if isinstance(leaf, EagerTensor) else np.shape(leaf)
+    if len(shape) == 0:
+        raise InvalidArgumentError(
+            "A distributed dataset needs batched elements (each replica takes rows of every global batch), "
+            "but a component is a scalar. Batch the dataset with the global batch size first."
+        )
+    return int(shape[0])
+
+
+def take_share(element, global_batch_size, replica: int, num_replicas: int):
+    """This replica's rows of every tensor (or array) in ``element`` (a global batch)."""
+    leaves = [t for t in nest.flatten(element) if t is not None]
+    if not leaves or num_replicas == 1:
+        return element
+    rows = {_rows_of(t) for t in leaves}
+    if len(rows) > 1:
+        raise InvalidArgumentError(
+            f"The components of a global batch have different numbers of rows {sorted(rows)}; "
+            "they must share the batch dimension."
+        )
+    begin, end = share_bounds(rows.pop(), global_batch_size, replica, num_replicas)
+
+    def cut(t):
+        if t is None:
+            return None
+        if isinstance(t, EagerTensor):
+            return EagerTensor._make(t._value[begin:end], t._dtype)
+        if isinstance(t, Tensor):
+            return t[begin:end]
+        return t[begin:end]
+
+    return nest.map_structure(cut, element)
+
+
+def _global_batch_size(dataset):
+    """The batch size the dataset was batched with, looking through transformations that keep
+    batches (map, prefetch, repeat, take...); None when unknown."""
+    d = dataset
+    while isinstance(d, _UnaryDataset):
+        if isinstance(d, _BatchDataset):
+            return d._batch_size
+        d = d._input
+    return None
+
+
+class DistributedDataset(_UnaryDataset):
+    """This replica's share of each global batch of ``dataset`` (``tf.distribute.DistributedDataset``)."""
+
+    _repr_name = "DistributedDataset"
+
+    def __init__(self, dataset, strategy, options=None):
+        if not isinstance(dataset, Dataset):
+            raise TypeError(f"experimental_distribute_dataset expects a tfunc.data.Dataset, got {dataset!r}.")
+        super().__init__(dataset)
+        self._strategy = strategy
+        self._options = options
+        self._global_batch = _global_batch_size(dataset)
+        for s in nest.flatten(dataset.element_spec):
+            if s._shape is not None and len(s._shape) == 0:
+                raise InvalidArgumentError(
+                    "experimental_distribute_dataset needs a batched dataset (each replica takes rows of every "
+                    f"global batch), but its elements have a scalar component ({s}). Batch it with the global "
+                    "batch size first."
+                )
+
+    def _elements(self):
+        strategy = self._strategy
+        replica, n = strategy._replica_id, strategy.num_replicas_in_sync
+        for element in self._input._elements():
+            yield take_share(element, self._global_batch, replica, n)
+
+    def _compute_spec(self):
+        n = self._strategy.num_replicas_in_sync
+        replica = self._strategy._replica_id
+
+        def local(s):
+            if s._shape is None or n == 1:
+                return s
+            dim = s._shape[0]
+            if dim is not None:
+                begin, end = share_bounds(dim, dim, replica, n)
+                dim = end - begin
+            return TensorSpec((dim,) + tuple(s._shape[1:]), s.dtype)
+
+        return nest.map_structure(local, self._input.element_spec)
