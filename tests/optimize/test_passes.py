@@ -357,3 +357,49 @@ def test_outputs_that_share_tensors_survive_the_forwarding(fn):
     assert len(eager) == len(traced)
     for e, t in zip(eager, traced):
         np.testing.assert_array_equal(t.numpy(), e.numpy())
+
+
+@pytest.mark.parametrize(
+    "parts_used, hoisted",
+    [
+        ((0, 1, 3), True),  # an LSTM's gates: three of four parts
+        ((0, 2), True),  # half of the input
+        ((1,), False),  # one part: nothing to save
+    ],
+)
+def test_a_unary_op_on_parts_of_a_split_is_hoisted_above_it(parts_used, hoisted):
+    def f(z):
+        parts = tf.split(z, 4, axis=1)
+        outs = [tf.sigmoid(parts[i]) for i in parts_used]
+        return outs + [p * 2.0 for i, p in enumerate(parts) if i not in parts_used]
+
+    z = tf.constant(np.random.default_rng(0).standard_normal((3, 8)).astype(np.float32))
+    g = check_pass(f, simplify_arithmetic, [z])
+    eliminate_dead_code(g)
+    assert ops(g).count("sigmoid") == (1 if hoisted else len(parts_used))
+    assert ops(g).count("split") == (2 if hoisted else 1)
+
+
+def test_hoisting_needs_the_same_op_and_attrs_and_enough_of_the_input():
+    def f(z):
+        a, b, c = tf.split(z, [2, 1, 5], axis=1)
+        # a and b hold 3 of 8 columns: sigmoid on all 8 would waste more than it saves
+        return tf.sigmoid(a), tf.sigmoid(b), tf.cast(a, tf.int32), tf.cast(c, tf.float64), tf.exp(c)
+
+    g = check_pass(f, simplify_arithmetic, [tf.ones([2, 8])])
+    eliminate_dead_code(g)
+    assert ops(g).count("sigmoid") == 2 and ops(g).count("cast") == 2 and ops(g).count("split") == 1
+
+
+def test_an_lstm_step_has_one_sigmoid_and_matches_eager():
+    cell = tf.keras.layers.LSTMCell(6)
+    rng = np.random.default_rng(1)
+    x, h, c = (tf.constant(rng.standard_normal((4, n)).astype(np.float32)) for n in (5, 6, 6))
+    eager = cell(x, [h, c])[1]
+    step = tf.function(lambda x, h, c: cell(x, [h, c])[1])
+    traced = step(x, h, c)
+    for e, t in zip(eager, traced):
+        np.testing.assert_allclose(t.numpy(), e.numpy(), rtol=1e-5, atol=1e-6)
+    fused = [n for n in step.get_concrete_function(x, h, c).optimized_graph.nodes() if n.op == "fused_elementwise"]
+    members = [m for n in fused for m in n.meta["fused"]]
+    assert sum(m.endswith(":sigmoid") for m in members) == 1

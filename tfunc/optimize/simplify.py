@@ -21,6 +21,16 @@ convolution's filter), so an SGD step's ``0.1 * (x^T @ d)`` scales the
 
     %g = matmul(%x, %d, transpose_a=True)     %s = multiply(%d, 0.1)
     %u = multiply(%g, 0.1)              ->    %g = matmul(%x, %s, transpose_a=True)
+
+Another hoists a unary elementwise op above a ``split`` whose parts it is applied to (as
+Grappler's HoistCWiseUnaryChains, which asks for every part; here two parts that hold at
+least half of the input are enough): an LSTM's three gate sigmoids become one call on the
+whole pre-activation, which the elementwise fusion then joins to the matmul's epilogue::
+
+    %i, %f, %c, %o = split(%z, 4)             %s = sigmoid(%z)
+    %si = sigmoid(%i)                   ->    %si, %sf, _, %so = split(%s, 4)
+    %sf = sigmoid(%f)                         %i, %f, %c, %o = split(%z, 4)
+    %so = sigmoid(%o)
 """
 
 from __future__ import annotations
@@ -28,7 +38,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.shapes import num_elements
-from .facts import const_value
+from ..ops.registry import REGISTRY
+from .facts import attrs_key, const_value, is_pure
 
 
 def _is_const(graph, ref, value) -> bool:
@@ -150,8 +161,42 @@ RULES = {
 }
 
 
-def simplify_arithmetic(graph) -> bool:
+def _hoist_unary_through_split(graph) -> bool:
     changed = False
+    for node in list(graph.nodes()):
+        if node.op != "split" or node.id not in graph:
+            continue
+        x = node.inputs[0]
+        x_spec = graph.spec(x)
+        total = num_elements(x_spec.shape) if x_spec.shape is not None else None
+        if not total:
+            continue
+        groups: dict = {}  # (op, attrs) -> {part index: [users]}
+        for i in range(len(node.outputs)):
+            for user, _slot in graph.uses((node.id, i)):
+                op = REGISTRY[user.op]
+                if op.is_elementwise and len(user.inputs) == 1 and len(user.outputs) == 1 and is_pure(user):
+                    groups.setdefault((user.op, attrs_key(user.attrs)), {}).setdefault(i, []).append(user)
+        for parts in groups.values():
+            covered = sum(num_elements(node.outputs[i].shape) or 0 for i in parts)
+            if len(parts) < 2 or 2 * covered < total:
+                continue
+            first = next(iter(parts.values()))[0]
+            op = REGISTRY[first.op]
+            (u_spec,) = op.infer([x_spec], first.attrs)
+            u = graph.add_node(first.op, [x], dict(first.attrs), (u_spec,), name=first.name, at=node.id)
+            part_specs = REGISTRY["split"].infer([u_spec], node.attrs)
+            split = graph.add_node("split", [(u.id, 0)], dict(node.attrs), part_specs, name=node.name, at=node.id)
+            for i, users in parts.items():
+                for user in users:
+                    graph.replace_uses((user.id, 0), (split.id, i))
+            graph.note(f"{first.op} of {len(parts)} parts of {node.name} -> {u.name} before {split.name}")
+            changed = True
+    return changed
+
+
+def simplify_arithmetic(graph) -> bool:
+    changed = _hoist_unary_through_split(graph)
     for node in list(graph.nodes()):
         rule = RULES.get(node.op)
         if rule is None or node.id not in graph:
