@@ -106,7 +106,7 @@ WORKLOAD_IDS = list(WORKLOADS)
 
 PEERS = ("tensorflow", "jax", "torch")
 FRAMEWORK_ORDER = ("tfunc", "numpy") + PEERS  # "numpy": the bare-NumPy reference rows
-BARE_NUMPY_WORKLOADS = ("W5", "W6", "W7", "W13")
+BARE_NUMPY_WORKLOADS = ("W4", "W5", "W6", "W7", "W13")
 FRAMEWORK_LABELS = {"tfunc": "tfunc", "numpy": "bare NumPy", "tensorflow": "tensorflow", "jax": "jax", "torch": "torch"}
 
 MODE_LABELS = {
@@ -517,6 +517,24 @@ def lstm_step_np(x, h, c, kernel, recurrent_kernel, bias):
     c2 = _sigmoid64(zf) * c + _sigmoid64(zi) * np.tanh(zc)
     h2 = _sigmoid64(zo) * np.tanh(c2)
     return h2, c2
+
+
+def conv_flops(x_shape, kernel_shape) -> int:
+    """Multiply-adds x 2 of a stride-1 VALID convolution (NHWC input, HWIO kernel)."""
+    n, h, w, c = x_shape
+    kh, kw, _, oc = kernel_shape
+    return 2 * n * (h - kh + 1) * (w - kw + 1) * kh * kw * c * oc
+
+
+def im2col_np(x, kh, kw):
+    """[N*OH*OW, KH*KW*C] patches of a stride-1 VALID convolution, in the kernel's HWI order."""
+    n, h, w, c = x.shape
+    oh, ow = h - kh + 1, w - kw + 1
+    cols = np.empty((n, oh, ow, kh, kw, c), dtype=x.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            cols[:, :, :, i, j, :] = x[:, i : i + oh, j : j + ow, :]
+    return cols.reshape(n * oh * ow, kh * kw * c)
 
 
 def conv2d_valid_np(x, kernel):

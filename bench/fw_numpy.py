@@ -1,5 +1,7 @@
 """Bare NumPy: the reference rows of W5/W6 (the 20-op chain as plain NumPy expressions), W7 (the
-loop written in NumPy) and W13 (the 50-op small graph)."""
+loop written in NumPy), W13 (the 50-op small graph) and W4 (the convolution's own GEMM, its
+patches laid out beforehand: the rate the machine's BLAS reaches on this product, a yardstick
+no convolution that has to gather its patches can beat)."""
 
 from __future__ import annotations
 
@@ -36,6 +38,20 @@ class Framework:
                     call=functools.partial(loop, inp["x"].copy()),
                     to_numpy=lambda out: [np.array(out)],
                     note="the same while loop over NumPy arrays",
+                )
+            }
+        if wid == "W4":
+            x, kernel, bias = inp["x"], inp["kernel"], inp["bias"]
+            kh, kw, c, oc = kernel.shape
+            patches = core.im2col_np(x, kh, kw)
+            weights = np.ascontiguousarray(kernel.reshape(kh * kw * c, oc))
+            out_shape = (x.shape[0], x.shape[1] - kh + 1, x.shape[2] - kw + 1, oc)
+            return {
+                "eager": Case(
+                    call=functools.partial(np.matmul, patches, weights),
+                    to_numpy=lambda out: [out.reshape(out_shape) + bias],  # untimed: the check's conv + bias
+                    note=f"np.matmul of the im2col patches {list(patches.shape)} (laid out beforehand) and the "
+                    f"kernel {list(weights.shape)}: the machine's BLAS rate on the convolution's own product",
                 )
             }
         if wid == "W13":

@@ -152,7 +152,7 @@ def format_table(doc) -> str:
     lines.append("  ".join("-" * w for w in widths))
     for row in body:
         lines.append("" if row is None else line(row))
-    bandwidth = _bandwidth_lines(doc) + _headline_lines(doc)
+    bandwidth = _bandwidth_lines(doc) + _flops_lines(doc) + _headline_lines(doc)
     if bandwidth:
         lines.append("")
         lines.extend(bandwidth)
@@ -202,6 +202,27 @@ def _headline_lines(doc) -> list:
                 parts.append(f"{FRAMEWORK_LABELS[name]} {core.MODE_LABELS.get(mode, mode)}: {text}")
         if parts:
             lines.append(f"{wid} {wdoc['title']}: " + "; ".join(parts))
+    return lines
+
+
+def _flops_lines(doc) -> list:
+    """W4's arithmetic rate per framework and mode, and tfunc's share of the bare GEMM's."""
+    lines = []
+    for wid, wdoc in doc["workloads"].items():
+        fl = wdoc.get("flops")
+        if not fl or not fl["GFLOP_per_s"]:
+            continue
+        lines.append(f"{wid} arithmetic rate ({fl['flops_per_call'] / 1e9:.2f} GFLOP per call), GFLOP/s:")
+        for name, modes in fl["GFLOP_per_s"].items():
+            if name == "numpy":
+                lines.append(f"  bare NumPy GEMM of the same product, patches laid out: {modes['eager']:.1f}")
+                continue
+            parts = [f"{core.MODE_LABELS.get(m, m)} {v:.1f}" for m, v in modes.items()]
+            lines.append(f"  {FRAMEWORK_LABELS[name]}: " + ", ".join(parts))
+        share = fl.get("share_of_gemm", {})
+        if share:
+            parts = [f"{core.MODE_LABELS.get(m, m)} {100 * v:.0f}%" for m, v in share.items()]
+            lines.append("  tfunc's share of that GEMM's rate: " + ", ".join(parts))
     return lines
 
 

@@ -382,6 +382,7 @@ class Run:
                 self._run_framework(name, tmp)
         self._aggregate_checks()
         self._aggregate_bandwidth()
+        self._aggregate_flops()
         if self.doc["backend"] is None:
             self.doc["backend"] = self.backend or "unknown"
         return self.doc
@@ -401,6 +402,23 @@ class Run:
             tfunc = bw["GB_per_s"].get("tfunc", {})
             if "function" in tfunc and "copy" in tfunc:
                 bw["function_over_copy"] = tfunc["function"] / tfunc["copy"]
+
+    def _aggregate_flops(self):
+        """W4: GFLOP/s of every timed mode, and tfunc's as a share of bare NumPy's GEMM of the
+        same product (the machine's BLAS rate on it)."""
+        wdoc, inp = self.doc["workloads"].get("W4"), self.inputs.get("W4")
+        if wdoc is None or inp is None:
+            return
+        flops = core.conv_flops(inp["x"].shape, inp["kernel"].shape)
+        rates: dict = {}
+        for name, modes in wdoc["results"].items():
+            for mode, entry in modes.items():
+                if entry.get("status") == "ok":
+                    rates.setdefault(name, {})[mode] = flops / entry["median_us"] / 1e3
+        wdoc["flops"] = {"flops_per_call": flops, "GFLOP_per_s": rates}
+        gemm = rates.get("numpy", {}).get("eager")
+        if gemm:
+            wdoc["flops"]["share_of_gemm"] = {mode: r / gemm for mode, r in rates.get("tfunc", {}).items()}
 
     def _aggregate_checks(self):
         for wdoc in self.doc["workloads"].values():

@@ -162,6 +162,33 @@ def test_bandwidth_is_reported_against_the_device_copy():
     assert any("80% of the device's copy bandwidth" in line for line in report._bandwidth_lines(run.doc))
 
 
+def test_conv_rate_is_reported_against_the_bare_gemm():
+    run = Run(["W4"], peers="none", quick=True)
+    inp = run.inputs["W4"] = core.make_inputs("W4")
+    flops = core.conv_flops(inp["x"].shape, inp["kernel"].shape)
+    n, h, w, c = inp["x"].shape
+    assert flops == 2 * n * (h - 2) * (w - 2) * 9 * c * inp["kernel"].shape[3]
+    run.doc["workloads"]["W4"]["results"] = {
+        "tfunc": {"eager": {"status": "ok", "median_us": 4000.0}, "function": {"status": "ok", "median_us": 2000.0}},
+        "numpy": {"eager": {"status": "ok", "median_us": 1000.0}},
+    }
+    run._aggregate_flops()
+    fl = run.doc["workloads"]["W4"]["flops"]
+    assert fl["GFLOP_per_s"]["tfunc"]["function"] == pytest.approx(flops / 2000.0 / 1e3)
+    assert fl["share_of_gemm"] == pytest.approx({"eager": 0.25, "function": 0.5})
+    lines = report._flops_lines(run.doc)
+    assert any("function 50%" in line for line in lines)
+
+
+def test_the_bare_gemm_computes_the_convolution():
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((2, 7, 6, 3)).astype(np.float32)
+    k = rng.standard_normal((3, 2, 3, 4)).astype(np.float32)
+    patches = core.im2col_np(x, 3, 2)
+    out = (patches @ k.reshape(-1, 4)).reshape(2, 5, 5, 4)
+    np.testing.assert_allclose(out, core.conv2d_valid_np(x, k), rtol=1e-5, atol=1e-5)
+
+
 def test_markdown_summary_lists_tfunc_modes_and_peer_functions():
     run = Run(["W1"], peers="none")
     run.doc["workloads"]["W1"]["results"] = {
