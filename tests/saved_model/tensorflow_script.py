@@ -61,6 +61,15 @@ assert int(new_ckpt.step) == int(ckpt.step) == 31
 status.assert_existing_objects_matched()
 print("Restored step", int(new_ckpt.step))
 
+# Keras weights: save_weights / load_weights into a model of the same architecture.
+weights_path = os.path.join(workdir, "model.weights.h5")
+model.save_weights(weights_path)
+copy = make_model()
+copy.build((None, 4))
+copy.load_weights(weights_path)
+np.testing.assert_allclose(copy(inputs).numpy(), model(inputs).numpy(), rtol=1e-6)
+print("Weights reloaded from", os.path.basename(weights_path))
+
 
 class Exported(tf.Module):
     def __init__(self, net):
