@@ -14,13 +14,24 @@ from tfunc.backend.numpy import threads
 from tfunc.ops import conv as portable_conv
 
 
-@pytest.fixture(params=["one thread", "two threads"])
+@pytest.fixture(
+    params=[
+        ("rows of one image", "one thread"),
+        ("rows of one image", "two threads"),
+        ("several whole images", "one thread"),
+        ("several whole images", "two threads"),
+    ],
+    ids=lambda p: ", ".join(p),
+)
 def forced_split(request, monkeypatch):
-    """Tiny blocks and no size threshold; with or without the helper thread."""
-    monkeypatch.setattr(host_conv, "_BLOCK_BYTES", 64)
+    """Blocks of a few rows of one image (64 bytes) or of a few whole small images (6000 bytes:
+    two or three of the cases' images, so the last block holds fewer), no size threshold; with
+    or without the helper thread."""
+    blocks, threads_ = request.param
+    monkeypatch.setattr(host_conv, "_BLOCK_BYTES", 64 if blocks == "rows of one image" else 6000)
     monkeypatch.setattr(host_conv, "_PARALLEL_FLOPS", 0)
     monkeypatch.setattr(host_matmul, "_PARALLEL_FLOPS", 0)
-    if request.param == "two threads":
+    if threads_ == "two threads":
         pool = ThreadPoolExecutor(1)
         monkeypatch.setattr(threads, "helper_pool", lambda: pool)
         yield
@@ -40,6 +51,7 @@ CASES = [
     ((2, 5, 5, 6), (1, 1, 6, 7), 2, "SAME", 1),
     ((1, 6, 7, 3), (3, 3, 3, 2), 1, [[1, 0], [2, 1]], 1),
     ((1, 1, 1, 3), (3, 3, 3, 2), 1, "SAME", 1),
+    ((7, 8, 8, 1), (3, 3, 1, 8), 1, "VALID", 1),  # a batch of small one-channel images (digits)
 ]
 
 

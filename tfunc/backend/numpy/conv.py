@@ -35,9 +35,19 @@ def _padded(x, g):
     return x
 
 
-def _block_rows(g, itemsize) -> int:
+def _blocks(g, itemsize) -> tuple[list, int]:
+    """``([(n0, n1, r0, r1), ...], most patch rows in a block)``: output rows r0..r1 of images
+    n0..n1.  A block holds a few rows of one image, or, when an image's patches are smaller
+    than a block, several whole images (a batch of small images is a few GEMMs, not one
+    per image)."""
     row_bytes = max(1, g.ow * g.kh * g.kw * g.c * itemsize)
-    return max(1, min(g.oh, _BLOCK_BYTES // row_bytes))
+    rows = max(1, min(g.oh, _BLOCK_BYTES // row_bytes))
+    if rows < g.oh:
+        blocks = [(n, n + 1, r, min(r + rows, g.oh)) for n in range(g.n) for r in range(0, g.oh, rows)]
+        return blocks, rows * g.ow
+    images = max(1, min(g.n, _BLOCK_BYTES // (row_bytes * g.oh)))
+    blocks = [(n, min(n + images, g.n), 0, g.oh) for n in range(0, g.n, images)]
+    return blocks, images * g.oh * g.ow
 
 
 def _split(total: int, flops: float, work) -> None:
@@ -54,17 +64,20 @@ def _split(total: int, flops: float, work) -> None:
         future.result()
 
 
-def _patches(xp_, g, n0, r0, r1, out):
-    """``out[(image, row, col), (kh, kw, c)]`` for output rows r0..r1 of image n0."""
-    rows = r1 - r0
-    view = out.reshape(rows, g.ow, g.kh, g.kw, g.c)
+def _tap(g, i, j, r0, r1):
+    """The (rows, cols) slices of the padded input that kernel tap (i, j) reads for output rows
+    r0..r1."""
+    top, left = r0 * g.sh + i * g.dh, j * g.dw
+    return slice(top, top + (r1 - r0 - 1) * g.sh + 1, g.sh), slice(left, left + (g.ow - 1) * g.sw + 1, g.sw)
+
+
+def _patches(xp_, g, n0, n1, r0, r1, out):
+    """``out[(image, row, col), (kh, kw, c)]`` for output rows r0..r1 of images n0..n1."""
+    view = out.reshape(n1 - n0, r1 - r0, g.ow, g.kh, g.kw, g.c)
     for i in range(g.kh):
-        top = r0 * g.sh + i * g.dh
         for j in range(g.kw):
-            left = j * g.dw
-            view[:, :, i, j, :] = xp_[
-                n0, top : top + (rows - 1) * g.sh + 1 : g.sh, left : left + (g.ow - 1) * g.sw + 1 : g.sw, :
-            ]
+            rows, cols = _tap(g, i, j, r0, r1)
+            view[:, :, :, i, j, :] = xp_[n0:n1, rows, cols, :]
     return out
 
 
@@ -85,15 +98,14 @@ def conv2d(xp, x, f, strides, padding, dilations):
         _split(len(pixels), flops, lambda lo, hi: np.matmul(pixels[lo:hi], f2, out=flat[lo:hi]))
         return out
     xp_ = _padded(x, g).astype(dtype, copy=False)
-    rows = _block_rows(g, dtype.itemsize)
-    blocks = [(n, r, min(r + rows, g.oh)) for n in range(g.n) for r in range(0, g.oh, rows)]
+    blocks, most = _blocks(g, dtype.itemsize)
 
     def work(lo, hi):
-        cols = np.empty((rows * g.ow, g.kh * g.kw * g.c), dtype=dtype)
-        for n, r0, r1 in blocks[lo:hi]:
-            m = (r1 - r0) * g.ow
-            _patches(xp_, g, n, r0, r1, cols[:m])
-            np.matmul(cols[:m], f2, out=out[n, r0:r1].reshape(m, g.oc))
+        cols = np.empty((most, g.kh * g.kw * g.c), dtype=dtype)
+        for n0, n1, r0, r1 in blocks[lo:hi]:
+            m = (n1 - n0) * (r1 - r0) * g.ow
+            _patches(xp_, g, n0, n1, r0, r1, cols[:m])
+            np.matmul(cols[:m], f2, out=out[n0:n1, r0:r1].reshape(m, g.oc))
 
     _split(len(blocks), flops, work)
     return out
@@ -107,17 +119,16 @@ def conv2d_backprop_filter(xp, x, dy, f, strides, padding, dilations):
         return np.zeros(tuple(f.shape), dtype=dtype)
     xp_ = _padded(x, g).astype(dtype, copy=False)
     dy = np.ascontiguousarray(dy, dtype=dtype)
-    rows = _block_rows(g, dtype.itemsize)
-    blocks = [(n, r, min(r + rows, g.oh)) for n in range(g.n) for r in range(0, g.oh, rows)]
+    blocks, most = _blocks(g, dtype.itemsize)
     partials = []
 
     def work(lo, hi):
         df = np.zeros((k, g.oc), dtype=dtype)
-        cols = np.empty((rows * g.ow, k), dtype=dtype)
-        for n, r0, r1 in blocks[lo:hi]:
-            m = (r1 - r0) * g.ow
-            _patches(xp_, g, n, r0, r1, cols[:m])
-            df += cols[:m].T @ dy[n, r0:r1].reshape(m, g.oc)
+        cols = np.empty((most, k), dtype=dtype)
+        for n0, n1, r0, r1 in blocks[lo:hi]:
+            m = (n1 - n0) * (r1 - r0) * g.ow
+            _patches(xp_, g, n0, n1, r0, r1, cols[:m])
+            df += cols[:m].T @ dy[n0:n1, r0:r1].reshape(m, g.oc)
         partials.append(df)
 
     _split(len(blocks), 2.0 * dy.size * k, work)
@@ -134,24 +145,20 @@ def conv2d_backprop_input(xp, dy, f, x, strides, padding, dilations):
     k = g.kh * g.kw * g.c
     f2t = np.ascontiguousarray(f, dtype=dtype).reshape(k, g.oc).T
     dy = np.ascontiguousarray(dy, dtype=dtype)
-    rows = _block_rows(g, dtype.itemsize)
-    blocks = [(n, r, min(r + rows, g.oh)) for n in range(g.n) for r in range(0, g.oh, rows)]
+    blocks, most = _blocks(g, dtype.itemsize)
     partials = []
 
     def work(lo, hi):
         dxp = np.zeros((g.n, hp, wp, g.c), dtype=dtype)
-        dcols = np.empty((rows * g.ow, k), dtype=dtype)
-        for n, r0, r1 in blocks[lo:hi]:
-            m = (r1 - r0) * g.ow
-            np.matmul(dy[n, r0:r1].reshape(m, g.oc), f2t, out=dcols[:m])
-            view = dcols[:m].reshape(r1 - r0, g.ow, g.kh, g.kw, g.c)
+        dcols = np.empty((most, k), dtype=dtype)
+        for n0, n1, r0, r1 in blocks[lo:hi]:
+            m = (n1 - n0) * (r1 - r0) * g.ow
+            np.matmul(dy[n0:n1, r0:r1].reshape(m, g.oc), f2t, out=dcols[:m])
+            view = dcols[:m].reshape(n1 - n0, r1 - r0, g.ow, g.kh, g.kw, g.c)
             for i in range(g.kh):
-                top = r0 * g.sh + i * g.dh
                 for j in range(g.kw):
-                    left = j * g.dw
-                    dxp[
-                        n, top : top + (r1 - r0 - 1) * g.sh + 1 : g.sh, left : left + (g.ow - 1) * g.sw + 1 : g.sw, :
-                    ] += view[:, :, i, j, :]
+                    rows, cols = _tap(g, i, j, r0, r1)
+                    dxp[n0:n1, rows, cols, :] += view[:, :, :, i, j, :]
         partials.append(dxp)
 
     _split(len(blocks), 2.0 * dy.size * k, work)
