@@ -59,6 +59,16 @@ def save_plot(doc, path) -> Path:
                         color=colors["other"] if name == "numpy" else colors[kind],
                         label=kind if (i == 0 or name == "numpy") else None,
                     )
+                    headline = wdoc.get("check", {}).get(name, {}).get("headlines", {}).get(mode)
+                    if headline:  # W14: the test accuracy the epoch reached, on its bar
+                        ax.text(
+                            i + offset,
+                            v * 1.15,
+                            headline.replace("test accuracy ", ""),
+                            ha="center",
+                            va="bottom",
+                            fontsize=6,
+                        )
                     low = entry.get("min_us")
                     if low is not None and low < v:  # whisker down to the fastest batch: the spread
                         ax.errorbar(
@@ -87,7 +97,10 @@ def save_plot(doc, path) -> Path:
         ax.yaxis.set_minor_formatter(NullFormatter())
         ax.set_xticks(list(xs))
         ax.set_xticklabels([FRAMEWORK_LABELS[n].replace("bare NumPy", "NumPy") for n in names], fontsize=8)
-        ax.set_title(ROW_LABELS.get(label, f"{wid} {wdoc['title']}"), fontsize=9)
+        title = ROW_LABELS.get(label, f"{wid} {wdoc['title']}")
+        if any(c.get("headlines") for c in wdoc.get("check", {}).values()):
+            title += " (on the bars: test accuracy)"
+        ax.set_title(title, fontsize=9)
         ax.set_ylabel("µs per call (median)", fontsize=8)
         ax.tick_params(axis="y", labelsize=7)
         ax.grid(axis="y", which="major", alpha=0.3)
