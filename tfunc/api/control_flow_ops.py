@@ -210,9 +210,18 @@ def build_while(
                 f"'{names[i]}' has shape {_shape_text(entry[i].shape)} before the loop, which does not conform "
                 f"with the shape invariant {_shape_text(inv.shape)}."
             )
-    for _attempt in range(4):
+    # A variable the loop never writes is read once, before the loop, and captured: the
+    # captured value is a loop input, so gradients reach the variable (a read inside the body
+    # would be invisible to them).  A variable the body or condition writes is read where it
+    # is: the trace is redone without hoisting those once the writes are known.
+    written: set = set()
+    hoist = True
+    for _attempt in range(8):
         cg = FuncGraph(_graph_name(g, "cond"), outer=g)
         bg = FuncGraph(_graph_name(g, "body"), outer=g)
+        for sub in (cg, bg):
+            sub.hoist_variable_reads = hoist
+            sub.written_variables = set(written)
         with cg.as_default():
             c_in = [cg.placeholder(s, name=n) for s, n in zip(specs, names)]
             c = cond_fn(*c_in)
@@ -278,6 +287,14 @@ def build_while(
                     "less-specific shape."
                 )
             relaxed[i] = Spec(shape_common_supertype(s.shape, os_.shape), s.dtype)
+        hoisted = cg.hoisted_variables | bg.hoisted_variables
+        if hoisted and (cg.writes_unknown or bg.writes_unknown):
+            hoist = False  # a py_function may write anything: every read stays in the loop
+            continue
+        now_written = cg.written_variables | bg.written_variables
+        if hoisted & now_written:
+            written |= now_written  # a hoisted read of a variable the loop writes: trace again
+            continue
         if relaxed == specs and not changed:
             break
         specs = relaxed  # trace again with the relaxed (less specific) loop shapes

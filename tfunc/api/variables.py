@@ -135,7 +135,8 @@ class Variable:
         """The current value: eagerly a tensor, while tracing a read node."""
         g = ctx.graph
         if g is not None:
-            if g.hoist_variable_reads and self._unique_id not in g.written_variables:
+            if g.hoist_variable_reads and not g.writes_unknown and self._unique_id not in g.written_variables:
+                g.hoisted_variables.add(self._unique_id)
                 with g.outer.as_default():
                     outside = self.read_value()
                 return g.capture(outside)

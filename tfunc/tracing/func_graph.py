@@ -69,6 +69,8 @@ class FuncGraph:
         self.argument_variables: dict = {}  # alias -> the Variable standing for a Variable argument
         self.hoist_variable_reads = False  # a cond branch: reads before writes come from outside
         self.written_variables: set = set()  # ids of the variables this graph writes
+        self.hoisted_variables: set = set()  # ids of the variables whose reads came from outside
+        self.writes_unknown = False  # staged a py_function: any variable may have been written
         self.inputs: list = []  # the placeholders of the traced function's arguments
         self.outputs: list = []
         self.structured_outputs = None  # what the function returned, with symbolic tensors
@@ -184,6 +186,19 @@ class FuncGraph:
         out_specs = op.infer(specs, attrs)
         return self.add_node(op, refs, attrs, out_specs, name=name)
 
+    def _note_writes(self, op, attrs) -> None:
+        """A staged write (an assignment, also one replayed from a nested function) is seen by
+        this graph and every enclosing one: their later reads of that variable may not be
+        hoisted out of a branch or loop."""
+        written = _writes(op, attrs)
+        g: Optional[FuncGraph] = self
+        while written is not None and g is not None:
+            if written is True:
+                g.writes_unknown = True
+            else:
+                g.written_variables.add(written)
+            g = g.outer
+
     def add_node(self, op, refs, attrs, out_specs, name=None, stateful=None):
         """Adds a node for ``op`` with known output specs; returns its outputs."""
         if stateful is None:
@@ -195,12 +210,23 @@ class FuncGraph:
         if stateful and not op.stateful:
             meta["stateful"] = True  # e.g. a cond whose branch prints
         node = self.ir.add_node(op.name, refs, attrs, out_specs, name=name, control=control, meta=meta)
+        if op.stateful:
+            self._note_writes(op, attrs)
         if stateful:
             self.last_stateful = node.id
             self.has_stateful = True
         if len(out_specs) == 1:  # most ops: skip the generator
             return (SymbolicTensor(self, node.id, 0, out_specs[0]),)
         return tuple(SymbolicTensor(self, node.id, i, s) for i, s in enumerate(out_specs))
+
+
+def _writes(op, attrs):
+    """The id of the variable ``op`` writes, True when it may write any, else None."""
+    if op.kind == "state" and op.name != "read_variable":
+        return attrs["var"]._unique_id
+    if op.name == "py_function":
+        return True
+    return None
 
 
 def check_not_leaked(t) -> None:
