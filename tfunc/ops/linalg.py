@@ -466,6 +466,8 @@ def _solve_ref(a, b, adjoint, lower=None):
     if adjoint:
         a = np.conj(np.swapaxes(a, -1, -2))
     batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    if b.size == 0 or a.size == 0:  # TensorFlow: an empty set of equations has the empty solution
+        return np.zeros(batch + b.shape[-2:], b0.dtype)
     return np.linalg.solve(
         np.broadcast_to(a, batch + a.shape[-2:]), np.broadcast_to(b.astype(wide), batch + b.shape[-2:])
     ).astype(b0.dtype)
