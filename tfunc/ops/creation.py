@@ -131,6 +131,10 @@ def _range_infer(specs, attrs):
 def _range_impl(xp, start, limit, delta):
     if delta == 0:
         raise InvalidArgumentError("range: delta must not be zero.")
+    if delta > 0 and start > limit:  # TensorFlow refuses what Python's range makes empty
+        raise InvalidArgumentError(f"range: requires start <= limit when delta > 0: {start}/{limit}.")
+    if delta < 0 and start < limit:
+        raise InvalidArgumentError(f"range: requires start >= limit when delta < 0: {start}/{limit}.")
     return xp.arange(start, limit, delta, dtype=start.dtype)
 
 

@@ -277,13 +277,15 @@ argmin_op = register(
 def _cum_infer(specs, attrs):
     s = specs[0]
     check_dtype("cumsum", s, NUMERIC, "x")
+    if s.shape == ():  # as TensorFlow's scan kernel: the axis must be in range [0, rank)
+        raise InvalidArgumentError("cumsum/cumprod: the input must have rank >= 1, got a scalar.")
     return (Spec(s.shape, s.dtype),)
 
 
 def _cum_impl(kind):
     def impl(xp, x, axis, exclusive, reverse):
-        if x.ndim == 0:
-            return x
+        if x.ndim == 0:  # a rank unknown while tracing (inference refuses a known 0-d input)
+            raise InvalidArgumentError(f"cum{kind}: the input must have rank >= 1, got a scalar.")
         f = xp.cumsum if kind == "sum" else xp.cumprod
         ident = 0 if kind == "sum" else 1
         if reverse:
