@@ -1,7 +1,9 @@
-"""Gradients the op fuzzer found missing: concat along an axis of run-time size, and pad's
-gradient with respect to its constant."""
+"""Gradients the op fuzzer found missing or failing: concat, reduce_prod and einsum with sizes
+known only at run time, pad's gradient with respect to its constant, and svd's clear refusal
+of unknown matrix dimensions (as TensorFlow)."""
 
 import numpy as np
+import pytest
 
 import tfunc as tf
 
@@ -47,3 +49,31 @@ def test_reduce_prod_gradient_with_sizes_known_at_run_time():
     assert np.array_equal(grads(tf.constant(x)).numpy(), [[6.0, 3.0, 2.0], [20.0, 0.0, 0.0]])
     assert grads(tf.zeros([0, 3])).shape == (0, 3)
     assert np.array_equal(grads(tf.ones([2, 0])).numpy(), np.ones([2, 0]))
+
+
+def test_einsum_gradient_with_sizes_known_at_run_time():
+    @tf.function(input_signature=[tf.TensorSpec([None]), tf.TensorSpec([None, None])])
+    def grads(a, m):
+        with tf.GradientTape() as tape:
+            tape.watch([a, m])
+            outer = tf.einsum("i,j->ij", a, tf.constant([1.0, 2.0]))  # j summed out of nothing: ones
+            diag = tf.einsum("ii->", m)  # a diagonal: an identity of run-time size
+            y = tf.reduce_sum(outer) + diag
+        return tape.gradient(y, [a, m])
+
+    ga, gm = grads(tf.ones([3]), tf.ones([2, 2]))
+    assert ga.numpy().tolist() == [3.0, 3.0, 3.0]
+    assert gm.numpy().tolist() == [[1.0, 0.0], [0.0, 1.0]]
+
+
+def test_svd_gradient_needs_the_matrix_dimensions_while_tracing():
+    @tf.function(input_signature=[tf.TensorSpec([None, None])])
+    def grads(a):
+        with tf.GradientTape() as tape:
+            tape.watch(a)
+            s, u, v = tf.linalg.svd(a)
+            y = tf.reduce_sum(u)
+        return tape.gradient(y, a)
+
+    with pytest.raises(NotImplementedError, match="unknown inner matrix shape"):
+        grads(tf.ones([3, 2]))
