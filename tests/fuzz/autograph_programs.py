@@ -12,8 +12,10 @@ Programs stay within what TensorFlow's AutoGraph accepts (its reference, "Limita
 a ``break`` or ``return`` inside a Python loop depends on Python values only, and so does
 a ``break`` after a tensor-dependent ``continue`` there (TensorFlow raises otherwise); a
 Python ``while`` loop's condition stays Python; variables read after a tensor statement
-are set before it; a ``return`` sits only at the top level of the function or of a loop
-body (one inside an ``if`` branch needs one on the other path).  One construct TensorFlow
+are set before it; a ``return`` sits only at the top level of the function: one in a branch
+of a tensor ``if`` needs one on the other path ("the else branch must also have a return
+statement"), and one in a loop leaves the return value undefined on the paths where it did
+not run, which the tensor ``if`` guarding the code after the loop refuses alike.  One construct TensorFlow
 accepts and these programs use on purpose: reading a ``for`` loop's target after a tensor
 loop that set it.
 """
@@ -241,14 +243,12 @@ class Generator:
         STATS["continue"] += 1
 
     def _return(self, indent, scope):
-        if scope.python_loops or scope.in_if:
-            # a return in a Python loop needs a Python guard in TensorFlow, and one in a branch
-            # of a tensor if needs a return on the other path too ("the else branch must also
-            # have a return statement"): such programs are refused, not run
+        if scope.loop or scope.in_if:
+            # TensorFlow refuses these where a tensor decides (see the module's docstring)
             return self._assign(indent, scope)
         self.emit(indent, f"if {self.cond(scope)}:")
         self.emit(indent + 1, "return a, b, c, d")
-        STATS["return (in a loop)" if scope.loop else "return"] += 1
+        STATS["return"] += 1
 
     def program(self) -> str:
         Generator._tensor_indices = set()

@@ -31,3 +31,29 @@ def test_augmented_assignment_reads_its_target():
     # x -= i reads x: x is live at the loop head and stays a loop variable
     assert "'x'" in tf.autograph.to_code(_aug_assigned_parameter)
     assert int(tf.function(_aug_assigned_parameter)(tf.constant(4), 10)) == 10 - 6
+
+
+def _branch_sets_a_dead_name(n, m, range_=range):
+    a, b, c, d = 6, 8, 8, 8
+    for _ in range_(n + 1):
+        for i2 in range_(m + 1):
+            pass
+        d = (d + i2) % 97
+        if 8 < (n * c):
+            for _ in range(n):
+                pass
+            b = ((a + d) - (n - d)) % 97
+            for _i4 in range(1):  # set in a tensor branch, never read after it
+                c = 3
+    b = ((a - 7) + (d % 2)) % 97
+    return a, b, c, d
+
+
+def test_names_a_branch_sets_and_nobody_reads_are_not_conditional_outputs():
+    # found by the AutoGraph fuzzer: i4 as an output of the tensor if, its value from the
+    # loop's probe trace leaked into the loop's real trace (LeakedTensorError)
+    f = tf.function(_branch_sets_a_dead_name)
+    for n, m in ((0, 2), (2, 1)):
+        want = _branch_sets_a_dead_name(n, m)
+        assert tuple(int(v) for v in f(n, m, tf.range)) == want  # tensor loops over Python bounds
+        assert tuple(int(v) for v in f(tf.constant(n), tf.constant(m))) == want

@@ -255,7 +255,11 @@ def _live_stmt(s, live_after: set) -> set:
     ``ag_live`` (the names live at its head: read by its test, by a later iteration, or
     after it)."""
     if isinstance(s, ast.If):
-        return _reads(s.test) | _live_before(s.body, live_after) | _live_before(s.orelse, live_after)
+        body_in, else_in = _live_before(s.body, live_after), _live_before(s.orelse, live_after)
+        # the conditional's state: names read after it, and names a branch reads before setting
+        # them (the branches are traced one after the other: the second must see the old value)
+        s.ag_live = live_after | body_in | else_in
+        return _reads(s.test) | body_in | else_in
     if isinstance(s, (ast.While, ast.For, ast.AsyncFor)):
         is_for = not isinstance(s, ast.While)
         test = _reads(getattr(s, "ag_extra_test", None)) if is_for else _reads(s.test)
@@ -612,11 +616,16 @@ class FunctionConverter:
         return out
 
     def convert_if(self, s):
-        names, composites, symbols = self._state(s.body + s.orelse)
+        assigned, composites, _ = self._state(s.body + s.orelse)
+        # the conditional's state: the names it sets that are read after it or by a branch
+        # before it sets them (TensorFlow's AutoGraph leaves the others out as well); the
+        # branches still set those in the function's scope
+        names = self._live_names(assigned, getattr(s, "ag_live", None))
+        symbols = names + [_source(c) for c in composites]
         body, orelse = self.convert_block(s.body), self.convert_block(s.orelse)
         state, get_name, set_name = self._state_fns(names, composites, s)
         if_name, else_name = self.fresh("if_body"), self.fresh("else_body")
-        nl, gl = self._scoping(names)
+        nl, gl = self._scoping(assigned)
         defs = state + [
             _fndef(if_name, body, nonlocals=nl, globals_=gl),
             _fndef(else_name, orelse, nonlocals=nl, globals_=gl),
@@ -652,11 +661,14 @@ class FunctionConverter:
         """``_state`` of a loop, without the names local to its body (set before every read
         in an iteration and not read after the loop): they are not loop variables."""
         names, composites, symbols = self._state(s.body, extra)
-        live = getattr(s, "ag_live", None)
-        if live is None:
-            return names, composites, symbols
-        keep = [n for n in names if n in live or n in self.globals_ or n in self.nonlocals or n in _RESERVED]
+        keep = self._live_names(names, getattr(s, "ag_live", None))
         return keep, composites, keep + [_source(c) for c in composites]
+
+    def _live_names(self, names, live):
+        """``names`` without those not in ``live`` (None: no liveness known, all kept)."""
+        if live is None:
+            return list(names)
+        return [n for n in names if n in live or n in self.globals_ or n in self.nonlocals or n in _RESERVED]
 
     def convert_while(self, s):
         names, composites, symbols = self._loop_state(s)
