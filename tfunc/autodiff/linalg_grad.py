@@ -6,7 +6,8 @@ SVD rule of Townsend (2016)."""
 from __future__ import annotations
 
 from ..api.array_ops import concat, expand_dims, shape, sum_to_like
-from ..api.creation_ops import eye, fill, ones, ones_like, range, zeros_like
+from ..api.creation_ops import eye, fill, ones, ones_like, zeros_like
+from ..api.creation_ops import range as range_tensor
 from ..api.linalg_ops import (
     band_part,
     diag,
@@ -99,7 +100,7 @@ def _ones(dim, dtype):
 def _eye(dim, dtype):
     if isinstance(dim, int):
         return eye(dim, dtype=dtype)
-    r = range(dim)
+    r = range_tensor(dim)
     return cast(equal(expand_dims(r, 1), expand_dims(r, 0)), dtype)
 
 

@@ -36,7 +36,7 @@ def test_augmented_assignment_reads_its_target():
 def _branch_sets_a_dead_name(n, m, range_=range):
     a, b, c, d = 6, 8, 8, 8
     for _ in range_(n + 1):
-        for i2 in range_(m + 1):
+        for i2 in range_(m + 1):  # noqa: B007 - i2 is read after the loop
             pass
         d = (d + i2) % 97
         if 8 < (n * c):
