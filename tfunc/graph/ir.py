@@ -47,7 +47,7 @@ class Graph:
 
     def __init__(self, name: str = "graph"):
         self.name = name
-        self.nx = nx.MultiDiGraph()
+        self._nx: Optional[nx.MultiDiGraph] = nx.MultiDiGraph()
         self._records: dict[int, Node] = {}  # node id -> record (the record also sits in nx's node data)
         self.inputs: list[int] = []  # placeholder node ids, in argument order
         self.outputs: list[Ref] = []
@@ -57,6 +57,33 @@ class Graph:
         self._key: dict[int, float] = {}  # order key per node
         self._order: Optional[list[int]] = None  # cached topological order
         self._stale = False  # keys no longer a topological order
+
+    @property
+    def nx(self) -> nx.MultiDiGraph:
+        """The networkx view of the graph (edges for users/uses queries and the passes); a
+        compacted graph rebuilds it from the node records when first asked."""
+        g = self._nx
+        if g is None:
+            g = nx.MultiDiGraph()
+            for nid, node in self._records.items():
+                g.add_node(nid, node=node)
+            for nid, node in self._records.items():
+                for slot, (src, idx) in enumerate(node.inputs):
+                    g.add_edge(src, nid, key=("d", slot), out=idx)
+                for i, src in enumerate(node.control):
+                    g.add_edge(src, nid, key=("c", i))
+            self._nx = g
+        return g
+
+    @nx.setter
+    def nx(self, value: nx.MultiDiGraph) -> None:
+        self._nx = value
+
+    def compact(self) -> None:
+        """Drops the networkx view, which only repeats what the node records say (about half
+        of a graph's memory): a graph kept for inspection after lowering costs its records."""
+        self._nx = None
+        self._order = None
 
     def note(self, text: str) -> None:
         self.notes.append(text)
@@ -118,10 +145,10 @@ class Graph:
         return self._records[nid]
 
     def __contains__(self, nid) -> bool:
-        return nid in self.nx
+        return nid in self._records
 
     def __len__(self) -> int:
-        return self.nx.number_of_nodes()
+        return len(self._records)
 
     def nodes(self) -> Iterator[Node]:
         """Nodes in a stable topological order."""

@@ -35,7 +35,7 @@ from . import control_flow, dataset_loop, fused  # noqa: F401  (register their l
 from .capture import Segment, partition
 from .rules import LOWERINGS
 from .scalars import operator_of, scalar_constant
-from .source import LINE_STEPS, compile_source, identifier
+from .source import LINE_STEPS, compile_source, hold, identifier
 
 
 class Emitter(Interpreter):
@@ -337,4 +337,5 @@ def _compile(em, params, outs, graph) -> Plan:
     code, filename = compile_source(source, em.name, "plan")
     ns = dict(em.bound)
     exec(code, ns)
+    hold(source, ns[fn_name])
     return Plan(ns[fn_name], source, filename, em.line_nodes, graph, em.segments)
