@@ -105,3 +105,18 @@ def test_generated_source_is_released_with_its_function():
     assert filename not in linecache.cache
     assert filename not in plan_source.LINE_STEPS
     assert all(name != filename for _, name in plan_source._compiled.values())
+
+
+def test_variable_arguments_after_their_trace_was_dropped(cache_size):
+    cache_size(1)
+
+    @tf.function
+    def bump(v, k):
+        v.assign_add(k)
+        return v.read_value()
+
+    a, b = tf.Variable([1.0, 2.0]), tf.Variable([1.0, 2.0, 3.0])
+    assert bump(a, 1.0).numpy().tolist() == [2.0, 3.0]
+    assert bump(b, 1.0).numpy().tolist() == [2.0, 3.0, 4.0]  # drops a's trace
+    assert bump(a, 1.0).numpy().tolist() == [3.0, 4.0]  # traced again, bound to a
+    assert bump.experimental_get_tracing_count() == 3

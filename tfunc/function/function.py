@@ -374,6 +374,7 @@ class Function:
             for k in [k for k, v in list(table.items()) if v is cf]:
                 table.pop(k, None)
         self._first_run.pop(cf, None)
+        self._argument_variables.pop(getattr(cf, "_key", None), None)
 
     def experimental_clear_cache(self) -> None:
         """Drops every trace this function keeps (the next call traces again); the tracing
