@@ -57,3 +57,27 @@ def test_names_a_branch_sets_and_nobody_reads_are_not_conditional_outputs():
         want = _branch_sets_a_dead_name(n, m)
         assert tuple(int(v) for v in f(n, m, tf.range)) == want  # tensor loops over Python bounds
         assert tuple(int(v) for v in f(tf.constant(n), tf.constant(m))) == want
+
+
+def _nested_branch_feeds_outer_branch(n, m):
+    a, b, c, d = 1, 0, 2, 1
+    w1 = 0
+    while w1 < n + 1:
+        w1 += 1
+        if c == n:
+            if a < m:
+                b = (c * m) % 97
+            elif b != 0:  # reads b: b is state of the outer if, an output of its branches
+                b = (a - (m + d)) % 97  # b is dead after the inner if, but the outer if outputs it
+            else:
+                d = (d + d) % 97
+        b = (c + d) % 97
+    return a, b, c, d
+
+
+def test_names_an_enclosing_conditional_outputs_stay_state_of_inner_ones():
+    # found by the AutoGraph fuzzer: b left out of the inner if's state kept a value of the
+    # inner branch's graph, which the outer if then output (LeakedTensorError)
+    f = tf.function(_nested_branch_feeds_outer_branch)
+    for n, m in ((0, 2), (3, 1), (2, 4)):
+        assert tuple(int(v) for v in f(n, tf.constant(m))) == _nested_branch_feeds_outer_branch(n, m)

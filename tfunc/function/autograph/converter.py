@@ -255,10 +255,18 @@ def _live_stmt(s, live_after: set) -> set:
     ``ag_live`` (the names live at its head: read by its test, by a later iteration, or
     after it)."""
     if isinstance(s, ast.If):
-        body_in, else_in = _live_before(s.body, live_after), _live_before(s.orelse, live_after)
         # the conditional's state: names read after it, and names a branch reads before setting
-        # them (the branches are traced one after the other: the second must see the old value)
-        s.ag_live = live_after | body_in | else_in
+        # them (the branches are traced one after the other: the second must see the old
+        # value); every state name is read at the end of each branch (the outputs), so the
+        # branches are analysed with the state live at their end, to a fixed point
+        state = set(live_after)
+        while True:
+            body_in, else_in = _live_before(s.body, state), _live_before(s.orelse, state)
+            new = live_after | body_in | else_in
+            if new == state:
+                break
+            state = new
+        s.ag_live = state
         return _reads(s.test) | body_in | else_in
     if isinstance(s, (ast.While, ast.For, ast.AsyncFor)):
         is_for = not isinstance(s, ast.While)
