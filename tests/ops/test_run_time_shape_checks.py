@@ -66,3 +66,14 @@ def test_conv_same_padding_output_size_without_a_static_kernel():
     )
     assert f.get_concrete_function().structured_outputs.shape == (1, 4, 4, 3)
     assert f(tf.ones([1, 7, 7, 2]), tf.ones([3, 3, 2, 3])).shape == (1, 4, 4, 3)
+
+
+def test_argmax_axis_out_of_range_for_a_rank_known_only_at_run_time():
+    from tfunc.ops.reduction import argmax_op
+
+    with pytest.raises(tf.errors.InvalidArgumentError, match="out of range"):
+        call(argmax_op, (tf.ones([3]),), {"axis": 1, "output_type": tf.int32})
+    f = tf.function(lambda x: tf.argmax(x, axis=1), input_signature=[tf.TensorSpec(None)])
+    assert f(tf.ones([2, 3])).shape == (2,)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        f(tf.ones([3]))

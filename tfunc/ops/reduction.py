@@ -234,6 +234,8 @@ def _arg_infer(specs, attrs):
     if s.rank == 0:
         raise InvalidArgumentError("argmax/argmin need a tensor of rank >= 1, got a scalar.")
     ax = attrs["axis"]
+    if s.rank is not None and not -s.rank <= ax < s.rank:  # a rank unknown when the caller checked
+        raise InvalidArgumentError(f"argmax/argmin: axis {ax} is out of range for a tensor of rank {s.rank}.")
     if s.shape is not None and s.shape[ax] == 0:
         raise InvalidArgumentError(f"argmax/argmin: reduction dimension {ax} is empty.")
     return (Spec(_reduced_shape(s.shape, (ax,), False), attrs["output_type"]),)
