@@ -77,3 +77,14 @@ def test_argmax_axis_out_of_range_for_a_rank_known_only_at_run_time():
     assert f(tf.ones([2, 3])).shape == (2,)
     with pytest.raises(tf.errors.InvalidArgumentError):
         f(tf.ones([3]))
+
+
+def test_solves_check_their_matrices_at_run_time():
+    f = tf.function(
+        lambda a, b: tf.linalg.solve(a, b, adjoint=True), input_signature=[_spec(2, tf.float64), _spec(2, tf.float64)]
+    )
+    with pytest.raises(tf.errors.InvalidArgumentError, match="square"):
+        f(tf.ones([2, 3], tf.float64), tf.ones([2, 0], tf.float64))  # an empty rhs skipped the check
+    with pytest.raises(tf.errors.InvalidArgumentError, match="same number of rows"):
+        f(tf.eye(2, dtype=tf.float64), tf.ones([3, 1], tf.float64))
+    assert f(tf.eye(2, dtype=tf.float64), tf.ones([2, 0], tf.float64)).shape == (2, 0)

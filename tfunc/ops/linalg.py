@@ -433,7 +433,15 @@ def _adjoint(xp, a):
     return xp.conj(xp.swapaxes(a, -1, -2))
 
 
-def _batched_solve(xp, a, b):
+def _batched_solve(xp, a, b, name="matrix_solve"):
+    # inference's checks, on shapes that may have been unknown while tracing
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise InvalidArgumentError(f"{name}: input must be square matrices, got shape {format_shape(a.shape)}.")
+    if b.ndim < 2 or a.shape[-1] != b.shape[-2]:
+        raise InvalidArgumentError(
+            f"{name}: matrix {format_shape(a.shape)} and rhs {format_shape(b.shape)} do not have the same number "
+            "of rows."
+        )
     batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     a = xp.broadcast_to(a, batch + a.shape[-2:])
     b = xp.broadcast_to(b, batch + b.shape[-2:])
@@ -455,7 +463,7 @@ def _triangle(xp, a, lower):
 def _triangular_solve_impl(xp, a, b, lower, adjoint):
     """Solves with only the lower (or upper) triangle of ``a``, as TensorFlow reads it."""
     t = _triangle(xp, a, lower)
-    return _batched_solve(xp, _adjoint(xp, t) if adjoint else t, b)
+    return _batched_solve(xp, _adjoint(xp, t) if adjoint else t, b, "matrix_triangular_solve")
 
 
 def _solve_ref(a, b, adjoint, lower=None):
