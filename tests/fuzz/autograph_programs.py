@@ -35,6 +35,7 @@ MOD = 97
 class Scope:
     loop: str | None = None  # None outside loops; "tensor" or "python": the innermost loop's kind
     python_loops: int = 0  # enclosing Python loops
+    tensor_loops: int = 0  # enclosing tensor loops
     tensor_if_in_loop: bool = False  # a tensor-dependent if between here and the innermost loop
     index: str | None = None  # the innermost Python loop's index (a Python int)
     indices: tuple = ()  # every loop index in scope
@@ -182,6 +183,7 @@ class Generator:
         inner = Scope(
             loop="tensor" if tensor_loop else "python",
             python_loops=scope.python_loops + (0 if tensor_loop else 1),
+            tensor_loops=scope.tensor_loops + (1 if tensor_loop else 0),
             tensor_if_in_loop=False,
             index=None if tensor_loop else target,
             indices=scope.indices + (target,),
@@ -191,7 +193,9 @@ class Generator:
         self.emit(indent, header)
         self.block(indent + 1, inner)
         STATS["for (tensor)" if tensor_loop else "for (Python)"] += 1
-        if use_after:
+        if use_after and not scope.tensor_loops:
+            # inside another tensor loop the target becomes that loop's variable, undefined
+            # when it starts: TensorFlow refuses the program if that loop runs zero times
             v = self.pick(VARS)
             self.emit(indent, f"{v} = ({v} + {target}) % {MOD}")
             STATS["loop target read after a tensor loop" if tensor_loop else "loop target read after the loop"] += 1
@@ -208,6 +212,7 @@ class Generator:
         inner = Scope(
             loop="tensor" if tensor_loop else "python",
             python_loops=scope.python_loops + (0 if tensor_loop else 1),
+            tensor_loops=scope.tensor_loops + (1 if tensor_loop else 0),
             tensor_if_in_loop=False,
             index=None if tensor_loop else w,
             indices=scope.indices,
