@@ -88,3 +88,13 @@ def test_solves_check_their_matrices_at_run_time():
     with pytest.raises(tf.errors.InvalidArgumentError, match="same number of rows"):
         f(tf.eye(2, dtype=tf.float64), tf.ones([3, 1], tf.float64))
     assert f(tf.eye(2, dtype=tf.float64), tf.ones([2, 0], tf.float64)).shape == (2, 0)
+
+
+def test_fill_value_dims_must_agree_with_the_static_shape():
+    from tfunc.ops.creation import fill_value_op
+
+    dims = tf.constant([0, 4, 0], tf.int64)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="do not match"):
+        call(fill_value_op, (dims, tf.constant(1)), {"shape": (0, 4)})
+    f = tf.function(lambda d, v: tf.fill(d, v), input_signature=[_spec(1, tf.int32), tf.TensorSpec([], tf.float32)])
+    assert f(tf.constant([2, 3]), tf.constant(1.5)).shape == (2, 3)
