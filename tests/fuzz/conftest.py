@@ -5,6 +5,7 @@ import contextlib
 import os
 import signal
 import threading
+import time
 
 import pytest
 from hypothesis import HealthCheck, Phase, settings
@@ -38,10 +39,15 @@ def time_limit(seconds: float, what: str):
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         yield
         return
+    outer, _ = signal.getitimer(signal.ITIMER_REAL)  # pytest-timeout's alarm, if it set one
+    if outer and outer <= seconds:
+        yield  # the outer alarm comes first: leave it in charge
+        return
 
     def expired(signum, frame):
         raise Hang(f"still running after {seconds} s: {what}")
 
+    start = time.monotonic()
     old = signal.signal(signal.SIGALRM, expired)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
@@ -49,6 +55,13 @@ def time_limit(seconds: float, what: str):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+        if outer:  # give the outer alarm back what is left of it
+            signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - start), 1e-3))
+
+
+# the long mode runs for as long as it takes (the suite's per-test timeout is for the CI set)
+def long_run(test):
+    return pytest.mark.timeout(0)(test) if LONG else test
 
 
 @pytest.fixture(scope="module")

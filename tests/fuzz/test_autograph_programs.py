@@ -12,12 +12,13 @@ from hypothesis import strategies as st
 import tfunc as tf
 
 from . import autograph_programs as A
-from .conftest import fuzz_settings, time_limit
+from .conftest import fuzz_settings, long_run, time_limit
 
 _NAMES = itertools.count()
 CALLS = ((0, 2), (3, 1), (2, 4))  # (n, m) of the three calls: a zero-trip loop, then longer ones
 
 
+@long_run
 @fuzz_settings(ci_examples=150)
 @given(st.integers(0, 2**32 - 1))
 def test_random_autograph_programs(seed):

@@ -9,12 +9,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from . import op_programs as P
-from .conftest import LONG, fuzz_settings
+from .conftest import LONG, fuzz_settings, long_run
 
 MAX_STEPS = 4
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy's divide-by-zero notes, as TF: none
+@long_run
 @fuzz_settings(ci_examples=300)
 @given(st.integers(0, 2**32 - 1))
 def test_random_op_programs(seed):
