@@ -77,3 +77,16 @@ def test_svd_gradient_needs_the_matrix_dimensions_while_tracing():
 
     with pytest.raises(NotImplementedError, match="unknown inner matrix shape"):
         grads(tf.ones([3, 2]))
+
+
+def test_qr_gradient_needs_the_matrix_dimensions_while_tracing():
+    @tf.function(input_signature=[tf.TensorSpec([None, None], tf.float64)])
+    def grads(a):
+        with tf.GradientTape() as tape:
+            tape.watch(a)
+            q, r = tf.linalg.qr(a)
+            y = tf.reduce_sum(r)
+        return tape.gradient(y, a)
+
+    with pytest.raises(NotImplementedError, match="dynamic shapes"):
+        grads(tf.ones([3, 2], tf.float64))

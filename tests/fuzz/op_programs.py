@@ -728,8 +728,8 @@ def check_gradients(program, values):
             STATS["gradients raising InvalidArgumentError (singular matrix, as TensorFlow)"] += 1
             return
         if results[0][1] is None and all(isinstance(e, NotImplementedError) for e in errors):
-            # a shape known eagerly is unknown while tracing (a segment op's output): svd's
-            # gradient needs it, in TensorFlow too
+            # a shape known eagerly is unknown while tracing (a segment op's output): the
+            # gradients of svd and qr need it, in TensorFlow too
             STATS["gradients not implemented for shapes unknown while tracing (as TensorFlow)"] += 1
             return
         e = errors[0]

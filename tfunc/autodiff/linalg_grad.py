@@ -193,7 +193,10 @@ def _qr_grad(op, dq, dr):
     dr = zeros_like(r) if dr is None else dr
     m, n = a.shape[-2], a.shape[-1]
     if m is None or n is None:
-        raise ValueError("The gradient of qr needs static matrix dimensions.")
+        raise NotImplementedError(  # TensorFlow's class: its QR gradient refuses dynamic shapes too
+            f"The gradient of qr needs the matrix dimensions while tracing, got shape {a.shape}: QrGrad not "
+            "implemented with dynamic shapes."
+        )
     if m >= n:
         return [_qr_grad_deep(q, r, dq, dr)]
     y = a[..., :, m:]
