@@ -98,3 +98,11 @@ def test_fill_value_dims_must_agree_with_the_static_shape():
         call(fill_value_op, (dims, tf.constant(1)), {"shape": (0, 4)})
     f = tf.function(lambda d, v: tf.fill(d, v), input_signature=[_spec(1, tf.int32), tf.TensorSpec([], tf.float32)])
     assert f(tf.constant([2, 3]), tf.constant(1.5)).shape == (2, 3)
+
+
+def test_cholesky_checks_square_matrices_at_run_time():
+    # x + x^T broadcast a [1, 2] input to [2, 2]: a result where TensorFlow refuses
+    f = tf.function(tf.linalg.cholesky, input_signature=[_spec(2)])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="square"):
+        f(tf.ones([1, 2]))
+    assert np.allclose(f(tf.constant([[4.0, 2.0], [2.0, 5.0]])).numpy(), [[2.0, 0.0], [1.0, 2.0]])

@@ -280,6 +280,8 @@ def _cholesky_impl(xp, x):
     """The Cholesky factor of the symmetric (Hermitian) part ``(x + x^H) / 2``: equal to
     LAPACK's lower-triangle reading for the symmetric inputs Cholesky is for, and a
     differentiable function of every entry (the gradient is symmetric, as TensorFlow's)."""
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:  # a shape unknown while tracing: x + x^H would broadcast
+        raise InvalidArgumentError(f"cholesky: input must be square matrices, got shape {format_shape(x.shape)}.")
     sym = (x + xp.conj(xp.swapaxes(x, -1, -2))) * x.real.dtype.type(0.5)
     return xp.linalg.cholesky(sym)
 
