@@ -102,6 +102,7 @@ from .api.py_ops import numpy_function, py_function
 from .api.reduction_ops import (
     argmax,
     argmin,
+    cumsum,
     reduce_all,
     reduce_any,
     reduce_logsumexp,
@@ -287,6 +288,7 @@ __all__ = [
     "matmul",
     "argmax",
     "argmin",
+    "cumsum",
     "reduce_all",
     "reduce_any",
     "reduce_logsumexp",

@@ -159,6 +159,8 @@ def unstack(value, num=None, axis=0, name=None):
 def split(value, num_or_size_splits, axis=0, num=None, name=None):
     x = convert_to_tensor(value)
     rank = x.shape.rank
+    if rank == 0:
+        raise InvalidArgumentError("split: the input must have rank >= 1, got a scalar.")
     axis = normalize_axis(int(axis), rank, "split") if rank is not None else int(axis)
     if isinstance(num_or_size_splits, (int, np.integer)):
         n = int(num_or_size_splits)

@@ -8,11 +8,15 @@ The op definitions are in ``tfunc.ops.math``, their gradient rules in
 from __future__ import annotations
 
 from ..core import dtypes as D
+from ..core.errors import IncompatibleShapesError
+from ..core.shapes import format_shape
 from ..eager.convert import as_python_operand, convert_to_tensor
 from ..eager.dispatch import call
 from ..eager.tensor import Tensor
 from ..ops import math as M
+from ..ops.array import stack_op
 from ..ops.registry import OpDef
+from . import reduction_ops
 
 
 def _operands(x, y):
@@ -148,8 +152,19 @@ def add_n(inputs, name=None):
     inputs = list(inputs)
     if not inputs:
         raise ValueError("add_n needs at least one input.")
-    total = convert_to_tensor(inputs[0])
-    for t in inputs[1:]:
+    ts = [convert_to_tensor(t) for t in inputs]
+    first = ts[0].shape
+    for t in ts[1:]:  # no broadcasting, as TensorFlow's AddN
+        if not t.shape.is_compatible_with(first):
+            raise IncompatibleShapesError(
+                f"add_n: inputs must all have the same shape, got {format_shape(first.dims)} and "
+                f"{format_shape(t.shape.dims)}."
+            )
+    if len(ts) > 1 and not all(t.shape.is_fully_defined() for t in ts):
+        # shapes known only at run time: stacking checks they are equal
+        return reduction_ops.reduce_sum(call(stack_op, tuple(ts), {"axis": 0}), axis=0)
+    total = ts[0]
+    for t in ts[1:]:
         total = add(total, t)
     return total
 

@@ -37,9 +37,20 @@ def _concat_grad(op, dy):
     """Returns dy split along the concat axis into the inputs' sizes."""
     axis = op.attrs["axis"]
     sizes = [x.shape[axis] for x in op.inputs]
-    if None in sizes:
-        raise ValueError("The gradient of concat needs static sizes along the concat axis.")
-    return list(array_ops.split(dy, sizes, axis=axis))
+    if None not in sizes:
+        return list(array_ops.split(dy, sizes, axis=axis))
+    # sizes known only at run time: slice dy at offsets computed from the inputs' shapes
+    rank = dy.shape.rank
+    if rank is None:
+        raise ValueError("The gradient of concat needs the rank of its inputs.")
+    lead = (slice(None),) * (axis % rank)
+    grads, start = [], 0
+    for x, n in zip(op.inputs, sizes):
+        if n is None:
+            n = array_ops.shape(x)[axis]
+        grads.append(dy[lead + (slice(start, start + n),)])
+        start = start + n
+    return grads
 
 
 @register_gradient("stack")

@@ -4,24 +4,27 @@ from __future__ import annotations
 
 from ..api.creation_ops import zeros_like
 from ..api.indexing_ops import gather_nd, pad, tensor_scatter_nd_update
+from ..api.reduction_ops import reduce_sum
 from ..eager.dispatch import call
 from ..ops.indexing import gather_nd_grad_op, mirror_pad_grad_op
 from .registry import register_gradient
 
 
-@register_gradient("pad", inputs=(0,))
+@register_gradient("pad", inputs=(0, 1))
 def _pad_grad(op, dy):
-    """CONSTANT: the unpadded middle of dy; REFLECT/SYMMETRIC: dy with its mirrored border
-    folded back onto the elements it copied (mirror_pad_grad).  The constant gets none, as in
-    TensorFlow."""
+    """CONSTANT: the unpadded middle of dy, and for the constant the sum of dy over the border
+    it fills (TensorFlow returns None for the constant; the derivative exists, so tfunc gives
+    it); REFLECT/SYMMETRIC: dy with its mirrored border folded back onto the elements it copied
+    (mirror_pad_grad)."""
     x = op.inputs[0]
     pads, mode = op.attrs["paddings"], op.attrs["mode"]
     if mode != "CONSTANT":
         return [call(mirror_pad_grad_op, (dy, x), op.attrs), None]
     if not pads:
-        return [dy, None]
+        return [dy, reduce_sum(dy) * 0 if op.needs(1) else None]
     key = tuple(slice(a, -b if b else None) for a, b in pads)
-    return [dy[key], None]
+    inner = dy[key]
+    return [inner, reduce_sum(dy) - reduce_sum(inner) if op.needs(1) else None]
 
 
 @register_gradient("mirror_pad_grad", inputs=(0,))

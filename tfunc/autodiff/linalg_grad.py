@@ -5,8 +5,9 @@ SVD rule of Townsend (2016)."""
 
 from __future__ import annotations
 
-from ..api.array_ops import concat, expand_dims, sum_to_like
-from ..api.creation_ops import eye, ones, ones_like, zeros_like
+from ..api.array_ops import concat, expand_dims, shape, sum_to_like
+from ..api.creation_ops import eye, fill, ones, ones_like, zeros_like
+from ..api.creation_ops import range as range_tensor
 from ..api.linalg_ops import (
     band_part,
     diag,
@@ -19,7 +20,7 @@ from ..api.linalg_ops import (
     svd,
     triangular_solve,
 )
-from ..api.math_ops import reciprocal, square, where
+from ..api.math_ops import cast, equal, reciprocal, square, where
 from ..api.nn_ops import matmul
 from ..ops.linalg import parse_einsum
 from .registry import register_gradient
@@ -66,13 +67,13 @@ def _einsum_grad(op, dy):
                 fresh = next(spare)
                 target += fresh
                 extra_subs.append(c + fresh)
-                extra_ops.append(eye(dim, dtype=x.dtype))
+                extra_ops.append(_eye(dim, x.dtype))
                 continue
             seen.add(c)
             target += c
             if c not in have:  # summed out in the forward pass: broadcast back with ones
                 extra_subs.append(c)
-                extra_ops.append(ones([dim], dtype=x.dtype))
+                extra_ops.append(_ones(dim, x.dtype))
                 have.add(c)
         g = einsum(",".join(subs + extra_subs) + "->" + target, *(operands + extra_ops))
         grads.append(sum_to_like(g, x) if g.shape != x.shape else g)
@@ -80,7 +81,8 @@ def _einsum_grad(op, dy):
 
 
 def _letter_dim(term, c, x):
-    """The static size of the axis of ``x`` labelled ``c`` in ``term``."""
+    """The size of the axis of ``x`` labelled ``c`` in ``term``: an int, or a scalar tensor
+    when it is known only at run time."""
     before, _, after = term.partition("...")
     rank = x.shape.rank
     if c in before:
@@ -88,9 +90,18 @@ def _letter_dim(term, c, x):
     else:
         axis = rank - len(after) + after.index(c)
     d = x.shape[axis]
-    if d is None:
-        raise ValueError(f"The gradient of einsum needs a static size for subscript {c!r}.")
-    return d
+    return shape(x)[axis] if d is None else d  # a size known only at run time: a scalar tensor
+
+
+def _ones(dim, dtype):
+    return ones([dim], dtype=dtype) if isinstance(dim, int) else fill(expand_dims(dim, 0), cast(1, dtype))
+
+
+def _eye(dim, dtype):
+    if isinstance(dim, int):
+        return eye(dim, dtype=dtype)
+    r = range_tensor(dim)
+    return cast(equal(expand_dims(r, 1), expand_dims(r, 0)), dtype)
 
 
 # --- inverse, determinant, solves -------------------------------------------------------------
@@ -182,7 +193,10 @@ def _qr_grad(op, dq, dr):
     dr = zeros_like(r) if dr is None else dr
     m, n = a.shape[-2], a.shape[-1]
     if m is None or n is None:
-        raise ValueError("The gradient of qr needs static matrix dimensions.")
+        raise NotImplementedError(  # TensorFlow's class: its QR gradient refuses dynamic shapes too
+            f"The gradient of qr needs the matrix dimensions while tracing, got shape {a.shape}: QrGrad not "
+            "implemented with dynamic shapes."
+        )
     if m >= n:
         return [_qr_grad_deep(q, r, dq, dr)]
     y = a[..., :, m:]
@@ -212,6 +226,11 @@ def _svd_grad(op, ds, du=None, dv=None):
     du = zeros_like(u) if du is None else du
     dv = zeros_like(v) if dv is None else dv
     m, n = a.shape[-2], a.shape[-1]
+    if m is None or n is None:  # the formula's orientation depends on them (TensorFlow refuses alike)
+        raise NotImplementedError(
+            f"The gradient of svd needs the matrix dimensions while tracing, got shape {a.shape}: SVD gradient "
+            "has not been implemented for input with unknown inner matrix shape."
+        )
     flip = m > n
     if flip:  # work on A^T = V diag(s) U^T
         u, v, du, dv = v, u, dv, du

@@ -4,10 +4,10 @@ pass no gradient."""
 
 from __future__ import annotations
 
-from ..api.array_ops import broadcast_to_like, expand_dims, reshape, size, transpose
+from ..api.array_ops import broadcast_to_like, expand_dims, reshape, shape, size, stack, transpose
 from ..api.creation_ops import ones_like, zeros_like
 from ..api.math_ops import cast, equal, exp, floordiv, maximum, where
-from ..api.reduction_ops import cumprod, cumsum, reduce_sum
+from ..api.reduction_ops import cumprod, cumsum, reduce_prod, reduce_sum
 from ..core import dtypes as D
 from .registry import no_gradient, register_gradient
 
@@ -59,21 +59,29 @@ def _prod_grad(op, dy):
     """d prod / d x_i is the product of the other elements: computed with exclusive
     cumulative products from both ends, so zeros in x are handled exactly."""
     x = op.inputs[0]
-    if not x.shape.is_fully_defined():
-        raise ValueError(f"The gradient of reduce_prod needs a fully known input shape, got {x.shape}.")
-    dims = x.shape.as_list()
-    rank = len(dims)
+    rank = x.shape.rank
+    if rank is None:
+        raise ValueError("The gradient of reduce_prod needs the rank of its input.")
     axes = tuple(range(rank)) if op.attrs["axis"] is None else op.attrs["axis"]
-    if 0 in dims:
-        return [zeros_like(x)]
     perm = [i for i in range(rank) if i not in axes] + list(axes)
-    reduced = 1
-    for a in axes:
-        reduced *= dims[a]
     xt = transpose(x, perm)
-    flat = reshape(xt, [-1, reduced])
+    if x.shape.is_fully_defined():
+        dims = x.shape.as_list()
+        if 0 in dims:
+            return [zeros_like(x)]
+        reduced = 1
+        for a in axes:
+            reduced *= dims[a]
+        flat = reshape(xt, [-1, reduced])
+        back: object = [dims[p] for p in perm]
+    else:  # sizes known only at run time (an empty input gives an empty gradient alike)
+        dims_t = shape(x)
+        back = stack([dims_t[p] for p in perm]) if rank else dims_t
+        kept = reduce_prod(stack([dims_t[i] for i in perm[: rank - len(axes)]] + [1]))
+        reduced_t = reduce_prod(stack([dims_t[a] for a in axes] + [1]))
+        flat = reshape(xt, stack([kept, reduced_t]))
     others = cumprod(flat, axis=1, exclusive=True) * cumprod(flat, axis=1, exclusive=True, reverse=True)
-    others = reshape(others, [dims[p] for p in perm])
+    others = reshape(others, back)
     inverse = [perm.index(i) for i in range(rank)]
     return [_expand_back(dy, x, op.attrs["axis"], op.attrs["keepdims"]) * transpose(others, inverse)]
 

@@ -3,7 +3,7 @@ functions run eagerly.  ``tfunc.config`` is their public face."""
 
 from __future__ import annotations
 
-__all__ = ["optimizer", "OptimizerOptions", "run_functions_eagerly"]
+__all__ = ["optimizer", "OptimizerOptions", "run_functions_eagerly", "function_cache"]
 
 
 class OptimizerOptions:
@@ -46,3 +46,12 @@ class run_functions_eagerly:
     """``value``: every ``tfunc.function`` runs its Python function directly (debugging)."""
 
     value = False
+
+
+class function_cache:
+    """``size``: the most concrete functions one ``tfunc.function`` keeps; past it the least
+    recently used one is dropped (and traced again if its arguments come back).  ``None``:
+    no limit.  ``tfunc.config.experimental.set_function_cache_size`` sets it."""
+
+    DEFAULT = 128
+    size: int | None = DEFAULT

@@ -15,11 +15,11 @@ import numpy as np
 
 from ..core import device as _device
 from ..core.context import ctx, record_operation
-from ..core.errors import LeakedTensorError
+from ..core.errors import InvalidArgumentError, LeakedTensorError, OpError, ResourceExhaustedError
 from ..core.specs import Spec
 from .tensor import EagerTensor
 
-__all__ = ["call", "eager_specs", "array_module"]
+__all__ = ["call", "eager_specs", "array_module", "runtime_error"]
 
 _EMPTY: dict = {}
 
@@ -34,6 +34,33 @@ def array_module(values, out_specs=None):
     if out_specs is not None and all(s.dtype.is_string for s in out_specs):
         return np
     return _device.current().xp
+
+
+# Errors a kernel's array library raises about the data it was given (NumPy's and CuPy's
+# ValueError for shapes, IndexError, LinAlgError (a ValueError), ZeroDivisionError...).
+_DATA_ERRORS = (ValueError, TypeError, IndexError, KeyError, ArithmeticError)
+
+
+def runtime_error(e: BaseException) -> BaseException:
+    """The exception to raise for ``e``, raised by a kernel while it ran: TensorFlow's class.
+
+    A kernel reports bad input as ``InvalidArgumentError`` and an allocation that failed as
+    ``ResourceExhaustedError`` (TensorFlow's OOM), whichever library found the problem;
+    tfunc's own exception classes pass unchanged, as does anything else (a bug should show
+    as itself).  The original exception is the new one's ``__cause__``."""
+    if isinstance(e, OpError) or type(e).__module__.startswith("tfunc"):
+        return e
+    if isinstance(e, MemoryError):
+        new: BaseException = ResourceExhaustedError(
+            f"OOM when allocating a tensor: {e or 'the allocation failed'} (MemoryError)"
+        )
+    elif isinstance(e, _DATA_ERRORS):
+        new = InvalidArgumentError(f"{e} ({type(e).__name__})")
+    else:
+        return e
+    new.__cause__ = e
+    new.__traceback__ = e.__traceback__
+    return new
 
 
 def leaked(t) -> LeakedTensorError:
@@ -69,7 +96,10 @@ def call(op, inputs, attrs=_EMPTY):
             if dev is not None:
                 values = [v if t._dtype.is_string else _device.place(dev, v) for v, t in zip(values, inputs)]
         xp = array_module(values, out_specs)
-        result = op.impl(xp, *values, **attrs)
+        try:
+            result = op.impl(xp, *values, **attrs)
+        except Exception as e:
+            raise runtime_error(e) from e
         if len(out_specs) == 1 and op.num_outputs != -1:
             outs = (EagerTensor._make(result, out_specs[0].dtype),)
         else:  # a variable-output op's kernel always returns a tuple

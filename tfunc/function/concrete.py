@@ -155,6 +155,10 @@ class ConcreteFunction:
         self.optimized_graph, self.optimization_report = optimize(func_graph.ir)
         self.plan = lower_graph(self.optimized_graph, _backend.current(), name=name)
         self._fn = self.plan.fn
+        # calls need only the plan: the graphs kept for inspection and gradients drop their
+        # networkx views (rebuilt from the node records when asked)
+        func_graph.ir.compact()
+        self.optimized_graph.compact()
         self._pack = _make_packer(template, self._output_specs)
         self._tensor_params = [p for p in params if T.has_inputs(p.type)]
         self._input_names = input_names(params, values)

@@ -30,6 +30,7 @@ from ..core import dtypes as _dtypes
 from ..core import nest
 from ..core.context import ctx
 from ..core.errors import RecursiveFunctionError
+from ..core.options import function_cache as _function_cache
 from ..core.options import run_functions_eagerly as run_functions_eagerly_flag
 from ..core.specs import TensorSpec
 from ..eager.convert import convert_to_tensor
@@ -162,6 +163,7 @@ class Function:
         self._general: list[ConcreteFunction] = []  # traces that other argument types can match
         self._exact: dict = {}
         self._fast: dict = {}
+        self._lru: collections.OrderedDict = collections.OrderedDict()  # every kept trace, least recent first
         self._tracing_count = 0
         self._calls = 0
         self._trace_history = collections.deque(maxlen=5)
@@ -209,6 +211,10 @@ class Function:
             if key is not None:
                 cf = self._fast.get(key)
                 if cf is not None:
+                    try:
+                        self._lru.move_to_end(cf)
+                    except KeyError:  # dropped from the cache by another thread meanwhile
+                        pass
                     return cf._run(flat)
         if run_functions_eagerly_flag.value:
             return self._python_function(*args, **kwargs)
@@ -238,7 +244,8 @@ class Function:
             return  # a tensor comes from a default value, not from the call
         if any(p.kind not in _POSITIONAL for p in params[:n]):
             return
-        self._fast[key] = cf
+        if cf in self._lru:  # not dropped meanwhile
+            self._fast[key] = cf
 
     def _bind(self, args, kwargs):
         """(params with call trace types, values, whether values were converted)."""
@@ -337,13 +344,47 @@ class Function:
         key = tuple(p.type for p in params)
         cf = self._exact.get(key)
         if cf is not None:
-            return cf
+            try:
+                self._lru.move_to_end(cf)
+                return cf
+            except KeyError:  # dropped from the cache by another thread meanwhile
+                pass
         with self._lock:
             cf = self._exact.get(key) or self._lookup(key)  # another thread may have traced it
             if cf is None:
                 cf = self._trace(params, values, key, self._calls if call_number is None else call_number)
+            else:
+                self._lru.move_to_end(cf)
             self._exact[key] = cf
+            self._evict()
         return cf
+
+    def _evict(self):
+        """Drops the least recently used traces past the cache limit (``tfunc.config``)."""
+        limit = _function_cache.size
+        while limit is not None and len(self._lru) > limit:
+            old, _ = self._lru.popitem(last=False)
+            self._forget(old)
+
+    def _forget(self, cf):
+        """Removes ``cf`` from every lookup table (callers hold the lock)."""
+        self._concrete = [c for c in self._concrete if c is not cf]
+        self._general = [c for c in self._general if c is not cf]
+        for table in (self._exact, self._fast):
+            for k in [k for k, v in list(table.items()) if v is cf]:
+                table.pop(k, None)
+        self._first_run.pop(cf, None)
+        self._argument_variables.pop(getattr(cf, "_key", None), None)
+
+    def experimental_clear_cache(self) -> None:
+        """Drops every trace this function keeps (the next call traces again); the tracing
+        count keeps counting."""
+        with self._lock:
+            for cf in list(self._lru):
+                self._forget(cf)
+            self._lru.clear()
+            self._bound_instances = weakref.WeakKeyDictionary()
+            self._bound_by_id.clear()
 
     def _lookup(self, key):
         """The most specific trace whose types ``key`` is a subtype of.  A trace of specific
@@ -437,6 +478,7 @@ class Function:
         if not all(T.is_specific(t) for t in trace_key):
             self._general.append(cf)
         self._exact[trace_key] = cf
+        self._lru[cf] = None
         self._note_trace(key, call_number)
         return cf
 

@@ -79,6 +79,16 @@ class Graph:
             )
         return g
 
+    @nx.setter
+    def nx(self, value: nx.MultiDiGraph) -> None:
+        self._nx = value
+
+    def compact(self) -> None:
+        """Drops the networkx view, which only repeats what the node records say (about half
+        of a graph's memory): a graph kept for inspection after lowering costs its records."""
+        self._nx = None
+        self._order = None
+
     def note(self, text: str) -> None:
         self.notes.append(text)
 

@@ -14,7 +14,7 @@ from ..core.errors import IncompatibleShapesError, InvalidArgumentError
 from ..core.shapes import broadcast_shapes, format_shape, num_elements
 from ..core.specs import Spec
 from . import sampling as S
-from .infer import INTS, check_dtype, same_dtype
+from .infer import INTS, check_dtype, normalize_axes, normalize_axis, same_dtype
 from .registry import OpDef, register
 
 # --- reshape ---------------------------------------------------------------
@@ -249,6 +249,9 @@ def _unstack_infer(specs, attrs):
     axis, num = attrs["axis"], attrs["num"]
     if s.shape is None:
         return tuple(Spec(None, s.dtype) for _ in range(num))
+    if not s.shape:
+        raise InvalidArgumentError("unstack: the input must have rank >= 1, got a scalar.")
+    axis = normalize_axis(axis, len(s.shape), "unstack")
     if s.shape[axis] is not None and s.shape[axis] != num:
         raise InvalidArgumentError(f"unstack: num={num} but dimension {axis} has size {s.shape[axis]}.")
     part = s.shape[:axis] + s.shape[axis + 1 :]
@@ -256,6 +259,10 @@ def _unstack_infer(specs, attrs):
 
 
 def _unstack_impl(xp, x, axis, num):
+    if x.ndim == 0:  # a rank unknown while tracing
+        raise InvalidArgumentError("unstack: the input must have rank >= 1, got a scalar.")
+    if x.shape[axis] != num:  # a dimension unknown while tracing
+        raise InvalidArgumentError(f"unstack: num={num} but dimension {axis} has size {x.shape[axis]}.")
     return tuple(xp.take(x, i, axis=axis) for i in range(num))
 
 
@@ -281,6 +288,9 @@ def _split_infer(specs, attrs):
     axis, sizes = attrs["axis"], attrs["sizes"]
     if s.shape is None:
         return tuple(Spec(None, s.dtype) for _ in sizes)
+    if not s.shape:
+        raise InvalidArgumentError("split: the input must have rank >= 1, got a scalar.")
+    axis = normalize_axis(axis, len(s.shape), "split")
     d = s.shape[axis]
     if d is not None and sum(sizes) != d:
         raise InvalidArgumentError(
@@ -291,6 +301,13 @@ def _split_infer(specs, attrs):
 
 
 def _split_impl(xp, x, axis, sizes):
+    if x.ndim == 0:  # a rank unknown while tracing
+        raise InvalidArgumentError("split: the input must have rank >= 1, got a scalar.")
+    if sum(sizes) != x.shape[axis]:  # a dimension unknown while tracing
+        raise InvalidArgumentError(
+            f"split: sizes {list(sizes)} do not add up to {x.shape[axis]}, the size of dimension {axis} of a "
+            f"tensor of shape {format_shape(x.shape)}."
+        )
     lead = (slice(None),) * (axis % x.ndim)
     parts, start = [], 0
     for n in sizes:  # views, as xp.split returns, without its per-call bookkeeping
@@ -328,6 +345,7 @@ def _squeeze_infer(specs, attrs):
         if None in s.shape:  # which dimensions are 1 is known only at run time
             return (Spec(None, s.dtype),)
         return (Spec(tuple(d for d in s.shape if d != 1), s.dtype),)
+    axes = normalize_axes(axes, len(s.shape), "squeeze")
     for a in axes:
         if s.shape[a] is not None and s.shape[a] != 1:
             raise InvalidArgumentError(

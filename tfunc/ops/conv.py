@@ -72,6 +72,16 @@ def out_size(size: int, k: int, stride: int, dilation: int, padding) -> tuple[in
     return (padded - eff) // stride + 1, before, after
 
 
+def _out_size_or_unknown(size, k, stride, dilation, padding):
+    """``out_size`` where a size or the kernel size may be unknown (None) while tracing: with
+    'SAME' padding the output size needs only the input size; otherwise it is unknown."""
+    if size is not None and k is not None:
+        return out_size(size, k, stride, dilation, padding)
+    if size is not None and isinstance(padding, str) and padding.upper() == "SAME":
+        return -(-size // stride), 0, 0
+    return None, 0, 0
+
+
 def geometry(x_shape: Sequence[int], f_shape: Sequence[int], strides, padding, dilations) -> ConvGeometry:
     if len(x_shape) != 4:
         raise InvalidArgumentError(f"conv2d input must be rank 4 (NHWC), got shape {tuple(x_shape)}.")
@@ -97,8 +107,8 @@ def geometry(x_shape: Sequence[int], f_shape: Sequence[int], strides, padding, d
         pw: tuple | str = (pl, pr)
     else:
         ph = pw = padding
-    oh, pt, pb = out_size(h, kh, sh, dh, ph) if h is not None else (None, 0, 0)
-    ow, pl, pr = out_size(w, kw, sw, dw, pw) if w is not None else (None, 0, 0)
+    oh, pt, pb = _out_size_or_unknown(h, kh, sh, dh, ph)
+    ow, pl, pr = _out_size_or_unknown(w, kw, sw, dw, pw)
     return ConvGeometry(n, h, w, c, kh, kw, oc, sh, sw, dh, dw, oh, ow, pt, pb, pl, pr)
 
 

@@ -42,6 +42,8 @@ def _fill_value_infer(specs, attrs):
     if value.rank not in (0, None):
         raise InvalidArgumentError(f"fill: value must be a scalar, got shape {value.shape}.")
     shape = attrs["shape"]
+    if shape is not None and dims.shape is not None and dims.shape[0] not in (None, len(shape)):
+        raise InvalidArgumentError(f"fill: dims of length {dims.shape[0]} do not match the static shape {shape}.")
     if shape is None and dims.shape is not None and dims.shape[0] is not None:
         shape = (None,) * dims.shape[0]
     return (Spec(shape, value.dtype),)
@@ -51,6 +53,8 @@ def _fill_value_impl(xp, dims, value, shape):
     dims = tuple(int(d) for d in (dims.tolist() if hasattr(dims, "tolist") else dims))
     if any(d < 0 for d in dims):
         raise InvalidArgumentError(f"fill: dims must be non-negative, got {list(dims)}.")
+    if shape is not None and (len(shape) != len(dims) or any(s not in (None, d) for s, d in zip(shape, dims))):
+        raise InvalidArgumentError(f"fill: dims {list(dims)} do not match the shape {shape} known while tracing.")
     return xp.full(dims, value, dtype=value.dtype)
 
 
@@ -131,6 +135,10 @@ def _range_infer(specs, attrs):
 def _range_impl(xp, start, limit, delta):
     if delta == 0:
         raise InvalidArgumentError("range: delta must not be zero.")
+    if delta > 0 and start > limit:  # TensorFlow refuses what Python's range makes empty
+        raise InvalidArgumentError(f"range: requires start <= limit when delta > 0: {start}/{limit}.")
+    if delta < 0 and start < limit:
+        raise InvalidArgumentError(f"range: requires start >= limit when delta < 0: {start}/{limit}.")
     return xp.arange(start, limit, delta, dtype=start.dtype)
 
 

@@ -141,15 +141,35 @@ resize_op = register(
 )
 
 
+def _check_resize_grad(dy_shape, x_shape, size):
+    """grads (N, size[0], size[1], C) and the original image (N, H, W, C) must agree (either
+    may have unknown dimensions while tracing)."""
+    if dy_shape is None or x_shape is None:
+        return
+    if len(dy_shape) != 4 or len(x_shape) != 4:
+        raise InvalidArgumentError(
+            f"resize_grad: grads and the original image must be rank 4, got shapes {format_shape(dy_shape)} "
+            f"and {format_shape(x_shape)}."
+        )
+    want = (x_shape[0], size[0], size[1], x_shape[3])
+    if any(a is not None and b is not None and a != b for a, b in zip(dy_shape, want)):
+        raise InvalidArgumentError(
+            f"resize_grad: grads of shape {format_shape(dy_shape)} do not match the original image of shape "
+            f"{format_shape(x_shape)} resized to {tuple(size)}."
+        )
+
+
 def _resize_grad_infer(specs, attrs):
     dy, x = specs
     check_dtype("resize_grad", dy, FLOATS, "grads")
+    _check_resize_grad(dy.shape, x.shape, attrs["size"])
     return (Spec(x.shape, dy.dtype),)
 
 
 def _resize_grad_impl(xp, dy, x, size, method):
     """The adjoint of resize: the transposed interpolation matrices; ``x`` is read for its
     shape only."""
+    _check_resize_grad(dy.shape, x.shape, size)
     work = dy.dtype if dy.dtype.kind == "f" else np.float32  # bfloat16 (kind 'V') in float32
     wh, ww = _matrices(xp, work, x.shape[1:3], size, method)
     return xp.ascontiguousarray(_apply(xp, dy.astype(work, copy=False), wh.T, ww.T)).astype(dy.dtype, copy=False)

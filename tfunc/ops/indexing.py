@@ -114,9 +114,27 @@ pad_op = register(
 )
 
 
+def _check_mirror_grad(dy_shape, x_shape, paddings):
+    """dy must have x's shape padded by ``paddings`` (dimensions may be unknown while tracing)."""
+    if dy_shape is None or x_shape is None:
+        return
+    if len(dy_shape) != len(x_shape) or len(paddings) != len(x_shape):
+        raise InvalidArgumentError(
+            f"mirror_pad_grad: grads of shape {format_shape(dy_shape)} do not match an input of shape "
+            f"{format_shape(x_shape)} padded by {paddings}."
+        )
+    for d, n, (a, b) in zip(dy_shape, x_shape, paddings):
+        if d is not None and n is not None and d != n + a + b:
+            raise InvalidArgumentError(
+                f"mirror_pad_grad: grads of shape {format_shape(dy_shape)} do not match an input of shape "
+                f"{format_shape(x_shape)} padded by {paddings}."
+            )
+
+
 def _mirror_pad_grad_impl(xp, dy, x, paddings, mode):
     """Folds the mirrored border of ``dy`` back onto the elements it copied, axis by axis;
     ``x`` is read for its shape only."""
+    _check_mirror_grad(dy.shape, x.shape, paddings)
     shift = 1 if mode == "REFLECT" else 0
     g = dy
     for axis, (n, (a, b)) in enumerate(zip(x.shape, paddings)):
@@ -134,6 +152,7 @@ def _mirror_pad_grad_impl(xp, dy, x, paddings, mode):
 
 def _mirror_grad_infer(specs, attrs):
     dy, x = specs
+    _check_mirror_grad(dy.shape, x.shape, attrs["paddings"])
     return (Spec(x.shape, dy.dtype),)
 
 
@@ -321,7 +340,14 @@ def _scatter_nd_infer(specs, attrs):
     return (Spec(shape, upd.dtype),)
 
 
+def _check_updates_now(op, indices, updates, shape):
+    """The inference check on the arrays themselves (their shapes may have been unknown while
+    tracing)."""
+    _check_updates(op, Spec(indices.shape, D.int64), Spec(updates.shape, D.float32), shape)
+
+
 def _scatter_nd_impl(xp, indices, updates, shape):
+    _check_updates_now("scatter_nd", indices, updates, shape)
     out = xp.zeros(shape, updates.dtype)
     scatter_add(xp, out, nd_index(xp, indices, shape, 0, "scatter_nd"), updates)
     return out
@@ -385,12 +411,14 @@ def _tensor_scatter_infer(name):
 
 
 def _tensor_scatter_update_impl(xp, tensor, indices, updates):
+    _check_updates_now("tensor_scatter_nd_update", indices, updates, tensor.shape)
     out = tensor.copy()
     out[nd_index(xp, indices, tensor.shape, 0, "tensor_scatter_nd_update")] = updates
     return out
 
 
 def _tensor_scatter_add_impl(xp, tensor, indices, updates):
+    _check_updates_now("tensor_scatter_nd_add", indices, updates, tensor.shape)
     out = tensor.copy()
     scatter_add(xp, out, nd_index(xp, indices, tensor.shape, 0, "tensor_scatter_nd_add"), updates)
     return out

@@ -280,6 +280,8 @@ def _cholesky_impl(xp, x):
     """The Cholesky factor of the symmetric (Hermitian) part ``(x + x^H) / 2``: equal to
     LAPACK's lower-triangle reading for the symmetric inputs Cholesky is for, and a
     differentiable function of every entry (the gradient is symmetric, as TensorFlow's)."""
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:  # a shape unknown while tracing: x + x^H would broadcast
+        raise InvalidArgumentError(f"cholesky: input must be square matrices, got shape {format_shape(x.shape)}.")
     sym = (x + xp.conj(xp.swapaxes(x, -1, -2))) * x.real.dtype.type(0.5)
     return xp.linalg.cholesky(sym)
 
@@ -433,7 +435,15 @@ def _adjoint(xp, a):
     return xp.conj(xp.swapaxes(a, -1, -2))
 
 
-def _batched_solve(xp, a, b):
+def _batched_solve(xp, a, b, name="matrix_solve"):
+    # inference's checks, on shapes that may have been unknown while tracing
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise InvalidArgumentError(f"{name}: input must be square matrices, got shape {format_shape(a.shape)}.")
+    if b.ndim < 2 or a.shape[-1] != b.shape[-2]:
+        raise InvalidArgumentError(
+            f"{name}: matrix {format_shape(a.shape)} and rhs {format_shape(b.shape)} do not have the same number "
+            "of rows."
+        )
     batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     a = xp.broadcast_to(a, batch + a.shape[-2:])
     b = xp.broadcast_to(b, batch + b.shape[-2:])
@@ -455,7 +465,7 @@ def _triangle(xp, a, lower):
 def _triangular_solve_impl(xp, a, b, lower, adjoint):
     """Solves with only the lower (or upper) triangle of ``a``, as TensorFlow reads it."""
     t = _triangle(xp, a, lower)
-    return _batched_solve(xp, _adjoint(xp, t) if adjoint else t, b)
+    return _batched_solve(xp, _adjoint(xp, t) if adjoint else t, b, "matrix_triangular_solve")
 
 
 def _solve_ref(a, b, adjoint, lower=None):
@@ -466,6 +476,8 @@ def _solve_ref(a, b, adjoint, lower=None):
     if adjoint:
         a = np.conj(np.swapaxes(a, -1, -2))
     batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    if b.size == 0 or a.size == 0:  # TensorFlow: an empty set of equations has the empty solution
+        return np.zeros(batch + b.shape[-2:], b0.dtype)
     return np.linalg.solve(
         np.broadcast_to(a, batch + a.shape[-2:]), np.broadcast_to(b.astype(wide), batch + b.shape[-2:])
     ).astype(b0.dtype)

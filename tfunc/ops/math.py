@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import dtypes as D
-from ..core.errors import InvalidArgumentError, UnsupportedDTypeError
+from ..core.errors import IncompatibleShapesError, InvalidArgumentError, UnsupportedDTypeError
+from ..core.shapes import format_shape, shapes_compatible
 from ..core.specs import Spec
 from . import sampling as S
 from .infer import (
@@ -517,16 +518,26 @@ def _clip_infer(specs, attrs):
     same_dtype("clip_by_value", specs, ("t", "clip_value_min", "clip_value_max"))
     check_dtype("clip_by_value", x, NUMERIC, "t")
     shape = nary_broadcast(specs, "clip_by_value")
-    if shape != x.shape and x.shape is not None and shape is not None:
-        raise InvalidArgumentError(f"clip_by_value: clip bounds must not broadcast t's shape {x.shape} to {shape}.")
-    return (Spec(x.shape, x.dtype),)
+    if x.shape is not None and shape is not None and not shapes_compatible(shape, x.shape):
+        # TensorFlow merges t's shape with the clipped one: a bound may not make t larger
+        raise IncompatibleShapesError(
+            f"clip_by_value: clip bounds must not broadcast t's shape {format_shape(x.shape)} to {format_shape(shape)}."
+        )
+    return (Spec(x.shape if shape is None or x.shape is None else shape, x.dtype),)
 
 
 # TensorFlow's order, ``maximum(minimum(t, max), min)``: when min > max, min wins (NumPy's
 # clip applies the bounds the other way round and lets max win).
 def _clip_impl(xp, x, lo, hi, out=None):
     r = xp.minimum(x, hi, out=out)
-    return xp.maximum(r, lo, out=r if out is not None else None)
+    r = xp.maximum(r, lo, out=r if out is not None else None)
+    if out is None and r.shape != x.shape:  # shapes unknown while tracing (a fused chain's buffer
+        # has the chain's shape: inference checked the member)
+        raise IncompatibleShapesError(
+            f"clip_by_value: clip bounds must not broadcast t's shape {format_shape(x.shape)} to "
+            f"{format_shape(r.shape)}."
+        )
+    return r
 
 
 def _clip_samples(rng):

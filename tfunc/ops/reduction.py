@@ -234,6 +234,8 @@ def _arg_infer(specs, attrs):
     if s.rank == 0:
         raise InvalidArgumentError("argmax/argmin need a tensor of rank >= 1, got a scalar.")
     ax = attrs["axis"]
+    if s.rank is not None and not -s.rank <= ax < s.rank:  # a rank unknown when the caller checked
+        raise InvalidArgumentError(f"argmax/argmin: axis {ax} is out of range for a tensor of rank {s.rank}.")
     if s.shape is not None and s.shape[ax] == 0:
         raise InvalidArgumentError(f"argmax/argmin: reduction dimension {ax} is empty.")
     return (Spec(_reduced_shape(s.shape, (ax,), False), attrs["output_type"]),)
@@ -277,13 +279,15 @@ argmin_op = register(
 def _cum_infer(specs, attrs):
     s = specs[0]
     check_dtype("cumsum", s, NUMERIC, "x")
+    if s.shape == ():  # as TensorFlow's scan kernel: the axis must be in range [0, rank)
+        raise InvalidArgumentError("cumsum/cumprod: the input must have rank >= 1, got a scalar.")
     return (Spec(s.shape, s.dtype),)
 
 
 def _cum_impl(kind):
     def impl(xp, x, axis, exclusive, reverse):
-        if x.ndim == 0:
-            return x
+        if x.ndim == 0:  # a rank unknown while tracing (inference refuses a known 0-d input)
+            raise InvalidArgumentError(f"cum{kind}: the input must have rank >= 1, got a scalar.")
         f = xp.cumsum if kind == "sum" else xp.cumprod
         ident = 0 if kind == "sum" else 1
         if reverse:

@@ -43,6 +43,11 @@ def _scatter_extreme(xp, out, ids, values, kind):
 def segment_reduce(xp, data, ids, kind, num_segments, sorted_ids):
     """The kernel of every segment op: ``num_segments`` None means ``max(ids) + 1``."""
     name = ("segment_" if sorted_ids else "unsorted_segment_") + kind
+    if ids.ndim > data.ndim or ids.shape != data.shape[: ids.ndim]:  # shapes unknown while tracing
+        raise InvalidArgumentError(
+            f"{name}: segment_ids shape {format_shape(ids.shape)} must be a prefix of data shape "
+            f"{format_shape(data.shape)}."
+        )
     flat_ids = ids.reshape(-1)
     rows = data.reshape((flat_ids.shape[0],) + data.shape[ids.ndim :])
     if flat_ids.size:

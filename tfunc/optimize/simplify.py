@@ -55,14 +55,36 @@ def _same_spec(graph, node, ref) -> bool:
     return graph.spec(ref) == node.outputs[0]
 
 
+def _cannot_broadcast(graph, x_ref, c_ref) -> bool:
+    """Whether a constant of ``c_ref``'s shape leaves every tensor of ``x_ref``'s spec its
+    shape when broadcast with it (with unknown dimensions, equal static specs do not say so:
+    ``[*] * ones([2, 0])`` is ``[2, 0]``)."""
+    cs, xs = graph.spec(c_ref).shape, graph.spec(x_ref).shape
+    if cs == ():
+        return True
+    if cs is None or xs is None or len(cs) > len(xs):
+        return False
+    return all(dc == 1 or dc == dx for dc, dx in zip(reversed(cs), reversed(xs)))
+
+
 def _neutral(left_value=None, right_value=None):
     """x op c -> x when c is the neutral element (on the given sides)."""
 
     def rule(graph, node):
         a, b = node.inputs
-        if right_value is not None and _is_const(graph, b, right_value) and _same_spec(graph, node, a):
+        if (
+            right_value is not None
+            and _is_const(graph, b, right_value)
+            and _same_spec(graph, node, a)
+            and _cannot_broadcast(graph, a, b)
+        ):
             return a
-        if left_value is not None and _is_const(graph, a, left_value) and _same_spec(graph, node, b):
+        if (
+            left_value is not None
+            and _is_const(graph, a, left_value)
+            and _same_spec(graph, node, b)
+            and _cannot_broadcast(graph, b, a)
+        ):
             return b
         return None
 

@@ -28,13 +28,14 @@ import numpy as np
 
 from ..core.errors import InvalidArgumentError
 from ..core.options import optimizer as _options
+from ..eager.dispatch import runtime_error
 from ..graph.interpreter import Interpreter
 from ..ops.registry import REGISTRY
 from . import control_flow, dataset_loop, fused  # noqa: F401  (register their lowering rules)
 from .capture import Segment, partition
 from .rules import LOWERINGS
 from .scalars import operator_of, scalar_constant
-from .source import LINE_STEPS, compile_source, identifier
+from .source import LINE_STEPS, compile_source, hold, identifier
 
 
 class Emitter(Interpreter):
@@ -298,8 +299,10 @@ def describe_node(node, step=None) -> str:
 
 
 def annotate_error(e: BaseException, plan: Plan):
-    """The exception to raise for ``e`` raised inside ``plan``: same class, message naming the node."""
+    """The exception to raise for ``e`` raised inside ``plan``: TensorFlow's class for it
+    (``dispatch.runtime_error``), message naming the node."""
     node, step = plan.node_for_traceback(e.__traceback__)
+    e = runtime_error(e)
     if node is None:
         return e
     message = f"{e}\n\nWhile executing {describe_node(node, step)}"
@@ -334,4 +337,5 @@ def _compile(em, params, outs, graph) -> Plan:
     code, filename = compile_source(source, em.name, "plan")
     ns = dict(em.bound)
     exec(code, ns)
+    hold(source, ns[fn_name])
     return Plan(ns[fn_name], source, filename, em.line_nodes, graph, em.segments)

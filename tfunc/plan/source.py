@@ -14,12 +14,16 @@ import hashlib
 import itertools
 import linecache
 import re
+import threading
+import weakref
 
 _ids = itertools.count()
 _compiled: dict = {}  # source -> (code object, file name)
 # generated file name -> {line number: step index}: errors inside a fused kernel name the member op
 LINE_STEPS: dict = {}
 _MAX_ENTRIES = 4096  # a bound on memory for programs that generate endless distinct functions
+_holders: dict = {}  # source -> how many live functions run its code (``hold``)
+_lock = threading.Lock()
 
 
 def identifier(text: str) -> str:
@@ -52,3 +56,25 @@ def compile_source(source: str, label: str, kind: str, line_steps: dict | None =
         LINE_STEPS.pop(old_filename, None)
     _compiled[source] = entry
     return entry
+
+
+def hold(source: str, owner) -> None:
+    """Keeps ``source``'s compiled entry (code, ``linecache`` lines, ``LINE_STEPS``) while
+    ``owner`` (the function made from it) lives; when the last holder is gone, all three are
+    released, so a dropped trace or function leaves nothing behind."""
+    with _lock:
+        _holders[source] = _holders.get(source, 0) + 1
+    weakref.finalize(owner, _release, source)
+
+
+def _release(source: str) -> None:
+    with _lock:
+        n = _holders.get(source, 0) - 1
+        if n > 0:
+            _holders[source] = n
+            return
+        _holders.pop(source, None)
+        entry = _compiled.pop(source, None)
+    if entry is not None:
+        linecache.cache.pop(entry[1], None)
+        LINE_STEPS.pop(entry[1], None)

@@ -27,7 +27,7 @@ import itertools
 import numpy as np
 
 from ...ops.registry import REGISTRY
-from ...plan.source import compile_source
+from ...plan.source import compile_source, hold
 from . import threads
 
 BLOCK = 1 << 16  # elements per block (256 KiB of float32: stays in L2)
@@ -88,6 +88,7 @@ class _Source:
         exec(code, ns)
         fn = ns[fn_name]
         fn.source = source
+        hold(source, fn)
         return fn
 
 

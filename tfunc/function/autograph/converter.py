@@ -218,6 +218,93 @@ def definitely_returns(stmts) -> bool:
     return False
 
 
+def _reads(node) -> set:
+    """Every name ``node`` reads, nested functions and lambdas included (a closure reads
+    what it captures when it runs: counting it here keeps the analysis on the safe side)."""
+    if node is None:
+        return set()
+    nodes = node if isinstance(node, list) else [node]
+    return {n.id for x in nodes for n in ast.walk(x) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _kills(stmt) -> set:
+    """Names a simple statement always binds (so they are dead just before it, unless read)."""
+    out: list = []
+    if isinstance(stmt, ast.Assign):
+        for t in stmt.targets:
+            if isinstance(t, (ast.Name, ast.Tuple, ast.List)):
+                _target_names(t, out)
+    elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+        out.append(stmt.target.id)
+    elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        out.append(stmt.name)
+    elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        out += [(a.asname or a.name).split(".")[0] for a in stmt.names]
+    return set(out)
+
+
+def _live_before(stmts, live_after: set) -> set:
+    live = set(live_after)
+    for s in reversed(stmts):
+        live = _live_stmt(s, live)
+    return live
+
+
+def _live_stmt(s, live_after: set) -> set:
+    """Names live before ``s`` given those live after it; marks every loop with
+    ``ag_live`` (the names live at its head: read by its test, by a later iteration, or
+    after it)."""
+    if isinstance(s, ast.If):
+        # the conditional's state: names read after it, and names a branch reads before setting
+        # them (the branches are traced one after the other: the second must see the old
+        # value); every state name is read at the end of each branch (the outputs), so the
+        # branches are analysed with the state live at their end, to a fixed point
+        state = set(live_after)
+        while True:
+            body_in, else_in = _live_before(s.body, state), _live_before(s.orelse, state)
+            new = live_after | body_in | else_in
+            if new == state:
+                break
+            state = new
+        s.ag_live = state
+        return _reads(s.test) | body_in | else_in
+    if isinstance(s, (ast.While, ast.For, ast.AsyncFor)):
+        is_for = not isinstance(s, ast.While)
+        test = _reads(getattr(s, "ag_extra_test", None)) if is_for else _reads(s.test)
+        after = live_after | _live_before(s.orelse, live_after)
+        targets: list = []
+        if is_for:
+            _target_names(s.target, targets)
+        head = test | after
+        while True:  # the body's live-in feeds the next iteration's head: to a fixed point
+            body_in = _live_before(s.body, head) - set(targets)
+            new = test | after | body_in
+            if new == head:
+                break
+            head = new
+        s.ag_live = head | (set(targets) & live_after)
+        return head | (_reads(s.iter) if is_for else set())
+    if isinstance(s, (ast.With, ast.AsyncWith)):
+        return _reads([i.context_expr for i in s.items]) | _live_before(s.body, live_after)
+    if isinstance(s, _COMPOUND) or not isinstance(s, ast.stmt):  # try/except: no kills, every read
+        inner = set(live_after)
+        for field in ("body", "orelse", "finalbody"):
+            inner |= _live_before(getattr(s, field, []) or [], live_after)
+        for h in getattr(s, "handlers", []) or []:
+            inner |= _live_before(h.body, live_after)
+        return inner | _reads(s)
+    if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):  # x += 1 reads x first
+        return live_after | _reads(s) | {s.target.id}
+    return (live_after - _kills(s)) | _reads(s)
+
+
+def annotate_liveness(body, live_at_end=()) -> None:
+    """Marks every loop in ``body`` with the names live at its head (``ag_live``): a name the
+    loop body sets that is not among them is local to the body (TensorFlow's AutoGraph leaves
+    such names out of the loop variables too).  ``live_at_end``: names read after ``body``."""
+    _live_before(body, set(live_at_end))
+
+
 # --- AST building helpers -------------------------------------------------------------
 
 
@@ -537,11 +624,16 @@ class FunctionConverter:
         return out
 
     def convert_if(self, s):
-        names, composites, symbols = self._state(s.body + s.orelse)
+        assigned, composites, _ = self._state(s.body + s.orelse)
+        # the conditional's state: the names it sets that are read after it or by a branch
+        # before it sets them (TensorFlow's AutoGraph leaves the others out as well); the
+        # branches still set those in the function's scope
+        names = self._live_names(assigned, getattr(s, "ag_live", None))
+        symbols = names + [_source(c) for c in composites]
         body, orelse = self.convert_block(s.body), self.convert_block(s.orelse)
         state, get_name, set_name = self._state_fns(names, composites, s)
         if_name, else_name = self.fresh("if_body"), self.fresh("else_body")
-        nl, gl = self._scoping(names)
+        nl, gl = self._scoping(assigned)
         defs = state + [
             _fndef(if_name, body, nonlocals=nl, globals_=gl),
             _fndef(else_name, orelse, nonlocals=nl, globals_=gl),
@@ -573,8 +665,21 @@ class FunctionConverter:
             values.append(ast.Constant(True))
         return ast.Dict(keys=keys, values=values)
 
+    def _loop_state(self, s, extra=()):
+        """``_state`` of a loop, without the names local to its body (set before every read
+        in an iteration and not read after the loop): they are not loop variables."""
+        names, composites, symbols = self._state(s.body, extra)
+        keep = self._live_names(names, getattr(s, "ag_live", None))
+        return keep, composites, keep + [_source(c) for c in composites]
+
+    def _live_names(self, names, live):
+        """``names`` without those not in ``live`` (None: no liveness known, all kept)."""
+        if live is None:
+            return list(names)
+        return [n for n in names if n in live or n in self.globals_ or n in self.nonlocals or n in _RESERVED]
+
     def convert_while(self, s):
-        names, composites, symbols = self._state(s.body)
+        names, composites, symbols = self._loop_state(s)
         body = self.convert_block(s.body)
         state, get_name, set_name = self._state_fns(names, composites, s)
         test_name, body_name = self.fresh("loop_test"), self.fresh("loop_body")
@@ -601,7 +706,7 @@ class FunctionConverter:
     def convert_for(self, s):
         targets: list = []
         _target_names(s.target, targets)
-        names, composites, symbols = self._state(s.body, extra=targets)
+        names, composites, symbols = self._loop_state(s, extra=targets)
         body = self.convert_block(s.body)
         state, get_name, set_name = self._state_fns(names, composites, s)
         body_name, itr = self.fresh("loop_body"), self.fresh("itr")
@@ -655,6 +760,7 @@ class FunctionConverter:
             if n not in self.params and n not in self.globals_ and n not in self.nonlocals and n not in _RESERVED
         ]
         local_names = [n for n in local_names if n not in ("do_return", "retval_")]
+        annotate_liveness(body, live_at_end=("retval_", "do_return"))
         body = self.convert_block(body)
         prologue = _located([_assign(n, _call(_ag("Undefined"), [ast.Constant(n)])) for n in local_names], body[0])
         epilogue = _located(

@@ -1,0 +1,92 @@
+"""Gradients the op fuzzer found missing or failing: concat, reduce_prod and einsum with sizes
+known only at run time, pad's gradient with respect to its constant, and svd's clear refusal
+of unknown matrix dimensions (as TensorFlow)."""
+
+import numpy as np
+import pytest
+
+import tfunc as tf
+
+
+def test_concat_gradient_with_sizes_known_at_run_time():
+    @tf.function(input_signature=[tf.TensorSpec([None, 2]), tf.TensorSpec([None, 2])])
+    def grads(a, b):
+        with tf.GradientTape() as tape:
+            tape.watch([a, b])
+            y = tf.concat([a, b], axis=0) * tf.constant([[1.0, 2.0]])
+        return tape.gradient(y, [a, b])
+
+    ga, gb = grads(tf.ones([1, 2]), tf.ones([3, 2]))
+    assert ga.shape == (1, 2) and gb.shape == (3, 2)
+    assert np.array_equal(gb.numpy(), np.tile([1.0, 2.0], (3, 1)))
+
+
+def test_pad_gradient_with_respect_to_the_constant():
+    # d/dc of sum(dy * pad(x, c)) is the sum of dy over the padded border (TensorFlow gives None)
+    x = tf.ones([2, 3])
+    c = tf.constant(0.5)
+    dy = tf.reshape(tf.range(20, dtype=tf.float32), [4, 5])
+    with tf.GradientTape() as tape:
+        tape.watch(c)
+        y = tf.reduce_sum(tf.pad(x, [[1, 1], [0, 2]], constant_values=c) * dy)
+    inner = dy.numpy()[1:3, 0:3].sum()
+    assert float(tape.gradient(y, c)) == dy.numpy().sum() - inner
+    with tf.GradientTape() as tape:
+        tape.watch(c)
+        y = tf.reduce_sum(tf.pad(x, [[0, 0], [0, 0]], constant_values=c))
+    assert float(tape.gradient(y, c)) == 0.0
+
+
+def test_reduce_prod_gradient_with_sizes_known_at_run_time():
+    @tf.function(input_signature=[tf.TensorSpec([None, None])])
+    def grads(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_prod(x, axis=1)
+        return tape.gradient(y, x)
+
+    x = np.array([[1.0, 2.0, 3.0], [0.0, 4.0, 5.0]], np.float32)
+    assert np.array_equal(grads(tf.constant(x)).numpy(), [[6.0, 3.0, 2.0], [20.0, 0.0, 0.0]])
+    assert grads(tf.zeros([0, 3])).shape == (0, 3)
+    assert np.array_equal(grads(tf.ones([2, 0])).numpy(), np.ones([2, 0]))
+
+
+def test_einsum_gradient_with_sizes_known_at_run_time():
+    @tf.function(input_signature=[tf.TensorSpec([None]), tf.TensorSpec([None, None])])
+    def grads(a, m):
+        with tf.GradientTape() as tape:
+            tape.watch([a, m])
+            outer = tf.einsum("i,j->ij", a, tf.constant([1.0, 2.0]))  # j summed out of nothing: ones
+            diag = tf.einsum("ii->", m)  # a diagonal: an identity of run-time size
+            y = tf.reduce_sum(outer) + diag
+        return tape.gradient(y, [a, m])
+
+    ga, gm = grads(tf.ones([3]), tf.ones([2, 2]))
+    assert ga.numpy().tolist() == [3.0, 3.0, 3.0]
+    assert gm.numpy().tolist() == [[1.0, 0.0], [0.0, 1.0]]
+
+
+def test_svd_gradient_needs_the_matrix_dimensions_while_tracing():
+    @tf.function(input_signature=[tf.TensorSpec([None, None])])
+    def grads(a):
+        with tf.GradientTape() as tape:
+            tape.watch(a)
+            s, u, v = tf.linalg.svd(a)
+            y = tf.reduce_sum(u)
+        return tape.gradient(y, a)
+
+    with pytest.raises(NotImplementedError, match="unknown inner matrix shape"):
+        grads(tf.ones([3, 2]))
+
+
+def test_qr_gradient_needs_the_matrix_dimensions_while_tracing():
+    @tf.function(input_signature=[tf.TensorSpec([None, None], tf.float64)])
+    def grads(a):
+        with tf.GradientTape() as tape:
+            tape.watch(a)
+            q, r = tf.linalg.qr(a)
+            y = tf.reduce_sum(r)
+        return tape.gradient(y, a)
+
+    with pytest.raises(NotImplementedError, match="dynamic shapes"):
+        grads(tf.ones([3, 2], tf.float64))
