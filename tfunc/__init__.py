@@ -48,6 +48,7 @@ from .api.array_ops import (
 from .api.clip_ops import clip_by_global_norm, clip_by_norm
 from .api.control_flow_ops import cond, while_loop
 from .api.creation_ops import eye, fill, linspace, ones, ones_like, range, zeros, zeros_like
+from .api.custom_gradient import custom_gradient
 from .api.indexing_ops import (
     gather_nd,
     meshgrid,
@@ -306,6 +307,7 @@ __all__ = [
     "TensorArray",
     "Module",
     "GradientTape",
+    "custom_gradient",
     "UnconnectedGradients",
     "init_scope",
     "device",
