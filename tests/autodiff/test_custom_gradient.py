@@ -297,3 +297,52 @@ def test_saving_works_for_the_forward_pass_and_refuses_an_unsimplified_node(tmp_
     with optimizer_options(arithmetic_simplification=False):
         with pytest.raises(Exception, match="custom_gradient op, which cannot be saved"):
             tf.saved_model.save(M(), str(tmp_path / "bad"))
+
+
+@pytest.mark.parametrize("tape", ["inside", "outside"])
+@pytest.mark.parametrize("where", ["nested_function", "while_loop", "cond"])
+def test_inside_nested_functions_loops_and_branches(where, tape):
+    inner = tf.function(lambda x: halved_square(x))
+
+    def body(x):
+        if where == "nested_function":
+            return inner(x)
+        if where == "while_loop":
+            s = tf.constant(0.0)
+            for _ in tf.range(3):
+                s += halved_square(x)
+            return s
+        if x > 0:
+            return halved_square(x)
+        return x
+
+    expected = {"nested_function": 3.0, "while_loop": 9.0, "cond": 3.0}[where]  # x = 3, grad x per use
+    x = tf.constant(3.0)
+    if tape == "inside":
+
+        @tf.function
+        def g_of(x):
+            with tf.GradientTape() as t:
+                t.watch(x)
+                y = body(x)
+            return t.gradient(y, x)
+
+        g = g_of(x)
+    else:
+        _, g = _eager_grad(tf.function(body), 3.0)
+    assert g.numpy() == expected
+
+
+def test_keyword_arguments_reach_the_function():
+    @tf.custom_gradient
+    def scaled(x, k=2.0):
+        def grad(dy):
+            return dy * k
+
+        return x * k, grad
+
+    x = tf.constant(1.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = scaled(x, k=5.0)
+    assert y.numpy() == 5.0 and tape.gradient(y, x).numpy() == 5.0
