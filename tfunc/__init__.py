@@ -117,6 +117,7 @@ from .api.slicing import strided_slice
 from .api.sort_ops import argsort, sort
 from .api.tensor_array import TensorArray
 from .api.variables import Variable
+from .autodiff.recompute import recompute_grad
 from .autodiff.tape import GradientTape, UnconnectedGradients
 from .core.context import init_scope
 from .core.device import device_scope as device
@@ -308,6 +309,7 @@ __all__ = [
     "Module",
     "GradientTape",
     "custom_gradient",
+    "recompute_grad",
     "UnconnectedGradients",
     "init_scope",
     "device",
