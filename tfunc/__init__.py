@@ -48,6 +48,7 @@ from .api.array_ops import (
 from .api.clip_ops import clip_by_global_norm, clip_by_norm
 from .api.control_flow_ops import cond, while_loop
 from .api.creation_ops import eye, fill, linspace, ones, ones_like, range, zeros, zeros_like
+from .api.custom_gradient import custom_gradient
 from .api.indexing_ops import (
     gather_nd,
     meshgrid,
@@ -117,6 +118,7 @@ from .api.slicing import strided_slice
 from .api.sort_ops import argsort, sort
 from .api.tensor_array import TensorArray
 from .api.variables import Variable
+from .autodiff.recompute import recompute_grad
 from .autodiff.tape import GradientTape, UnconnectedGradients
 from .core.context import init_scope
 from .core.device import device_scope as device
@@ -308,6 +310,8 @@ __all__ = [
     "TensorArray",
     "Module",
     "GradientTape",
+    "custom_gradient",
+    "recompute_grad",
     "UnconnectedGradients",
     "init_scope",
     "device",

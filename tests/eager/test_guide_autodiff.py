@@ -1,8 +1,9 @@
 """The "Introduction to gradients and automatic differentiation" and "Advanced automatic
 differentiation" guides, cell by cell, with ``import tfunc as tf``: the values, shapes and
-Nones TensorFlow prints.  Cells needing APIs tfunc lacks (``tf.image``, ``tf.custom_gradient``,
-``tf.norm``, ``tf.saved_model``, plots) are not here; the module docstring of the report lists
-them."""
+Nones TensorFlow prints.  Cells not here: plots (matplotlib), ``tf.image.adjust_contrast``
+(the first guide's example of an op without a gradient: tfunc.image has no adjust_contrast),
+and custom gradients saved in a SavedModel (``tf.saved_model.SaveOptions(
+experimental_custom_gradients=True)``: a saved function keeps its forward pass only)."""
 
 import numpy as np
 import pytest
@@ -270,3 +271,79 @@ def test_jacobians():
     assert jb.shape == (7, 6, 5)
     diag = tf.stack([j[i, :, i, :] for i in range(7)])
     assert tf.reduce_max(abs(jb - diag)).numpy() == 0.0
+
+
+def test_custom_gradients(capsys):
+    # Establish an identity operation, but clip during the gradient pass.
+    @tf.custom_gradient
+    def clip_gradients(y):
+        def backward(dy):
+            return tf.clip_by_norm(dy, 0.5)
+
+        return y, backward
+
+    v = tf.Variable(2.0)
+    with tf.GradientTape() as t:
+        output = clip_gradients(v * v)
+    print(t.gradient(output, v))  # calls "backward", which clips 4 to 2
+    assert capsys.readouterr().out == "tf.Tensor(2.0, shape=(), dtype=float32)\n"
+
+
+def test_input_gradient_regularization():
+    x = tf.random.normal([7, 5])
+    layer = tf.keras.layers.Dense(10, activation=tf.nn.relu)
+    with tf.GradientTape() as t2:
+        with tf.GradientTape(watch_accessed_variables=False) as t1:
+            t1.watch(x)
+            y = layer(x)  # noqa: F841 (as in the guide)
+            out = tf.reduce_sum(layer(x) ** 2)
+        g1 = t1.gradient(out, x)
+        g1_mag = tf.norm(g1)
+    dg1_mag = t2.gradient(g1_mag, layer.trainable_variables)
+    assert [tuple(var.shape) for var in dg1_mag] == [(5, 10), (10,)]
+
+
+def test_hessian_and_a_newton_step(capsys):
+    x = tf.random.normal([7, 5])
+    layer1 = tf.keras.layers.Dense(8, activation=tf.nn.relu)
+    layer2 = tf.keras.layers.Dense(6, activation=tf.nn.relu)
+    with tf.GradientTape() as t2:
+        with tf.GradientTape() as t1:
+            x = layer1(x)
+            x = layer2(x)
+            loss = tf.reduce_mean(x**2)
+        g = t1.gradient(loss, layer1.kernel)
+    h = t2.jacobian(g, layer1.kernel)
+    print(f"layer.kernel.shape: {layer1.kernel.shape}")
+    print(f"h.shape: {h.shape}")
+    assert capsys.readouterr().out == "layer.kernel.shape: (5, 8)\nh.shape: (5, 8, 5, 8)\n"
+
+    n_params = tf.reduce_prod(layer1.kernel.shape)
+    g_vec = tf.reshape(g, [n_params, 1])
+    h_mat = tf.reshape(h, [n_params, n_params])
+    np.testing.assert_allclose(h_mat.numpy(), h_mat.numpy().T, atol=1e-5)  # "should be symmetric"
+    eps = 1e-3
+    eye_eps = tf.eye(h_mat.shape[0]) * eps
+    update = tf.linalg.solve(h_mat + eye_eps, g_vec)
+    before = layer1.kernel.numpy()
+    _ = layer1.kernel.assign_sub(tf.reshape(update, layer1.kernel.shape))
+    np.testing.assert_allclose((h_mat + eye_eps).numpy() @ update.numpy(), g_vec.numpy(), atol=1e-4)
+    np.testing.assert_allclose(layer1.kernel.numpy(), before - update.numpy().reshape(5, 8), rtol=1e-6)
+
+
+def test_batch_jacobian_by_summing_or_einsum(capsys):
+    x = tf.random.normal([7, 5])
+    layer1 = tf.keras.layers.Dense(8, activation=tf.nn.elu)
+    layer2 = tf.keras.layers.Dense(6, activation=tf.nn.elu)
+    with tf.GradientTape(persistent=True, watch_accessed_variables=False) as tape:
+        tape.watch(x)
+        y = layer1(x)
+        y = layer2(y)
+    j = tape.jacobian(y, x)
+    j_sum = tf.reduce_sum(j, axis=2)
+    print(j_sum.shape)
+    j_select = tf.einsum("bxby->bxy", j)
+    print(j_select.shape)
+    assert capsys.readouterr().out == "(7, 6, 5)\n(7, 6, 5)\n"
+    np.testing.assert_allclose(j_sum.numpy(), j_select.numpy(), atol=1e-6)
+    np.testing.assert_allclose(tape.batch_jacobian(y, x).numpy(), j_select.numpy(), atol=1e-6)

@@ -19,4 +19,5 @@ COVERED_ELSEWHERE = {
     "tensor_array_concat": "tests/api/test_tensor_array.py",
     "tensor_array_grad_dense": "tests/api/test_tensor_array.py",
     "function_call": "tests/autodiff/test_function_gradients.py",
+    "custom_gradient": "tests/autodiff/test_custom_gradient.py",
 }

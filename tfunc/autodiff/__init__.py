@@ -7,6 +7,7 @@ from . import (
     collective_grad,
     control_flow_grad,
     creation_grad,
+    custom_gradient_grad,
     debugging_grad,
     function_grad,
     image_grad,

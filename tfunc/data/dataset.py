@@ -31,11 +31,11 @@ import operator
 import numpy as np
 
 from ..api import random_ops
-from ..api.dataset_ops import variant_tensor
+from ..api.dataset_ops import make_iterator, variant_tensor
 from ..core import device as _device
 from ..core import dtypes as _dtypes
 from ..core import nest
-from ..core.context import init_scope
+from ..core.context import ctx, init_scope
 from ..core.errors import InvalidArgumentError
 from ..core.shapes import format_shape, shape_common_supertype, shapes_compatible
 from ..core.specs import TensorSpec
@@ -46,7 +46,7 @@ from ..function.autograph.operators import stage_dataset_loop
 from ..function.function import Function, function
 from ..function.trace_type import RuntimeValueType
 from .iterator import Iterator
-from .symbolic import SymbolicDataset
+from .symbolic import SymbolicDataset, SymbolicIterator
 
 __all__ = ["Dataset", "AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY"]
 
@@ -249,7 +249,11 @@ class Dataset(abc.ABC):
     def __bool__(self) -> bool:
         return True  # not len(): a dataset is truthy even when its length is unknown
 
-    def __iter__(self) -> Iterator:
+    def __iter__(self):
+        """An :class:`Iterator`; while a function is traced, a fresh iterator made on every
+        call of the function (an ``iter(dataset)`` node), as TensorFlow's."""
+        if ctx.graph is not None:
+            return SymbolicIterator(make_iterator(variant_tensor(self)), self.element_spec)
         return Iterator(self)
 
     # --- inside traced functions ---------------------------------------------------------

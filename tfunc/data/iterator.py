@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..api.dataset_ops import get_next, variant_tensor
 from ..core.context import ctx, init_scope
 from ..core.errors import OutOfRangeError
+from ..function.autograph.operators import stage_dataset_loop
 from ..function.trace_type import RuntimeValueType
 from .symbolic import SymbolicIterator
 
@@ -37,6 +38,13 @@ class Iterator:
             return get_next(variant_tensor(self), self.element_spec)
         with init_scope():
             return next(self._elements)
+
+    def _ag_staged_for(self, extra_test, body, get_state, set_state, names, opts):
+        """``for x in iterator`` in a converted function, on an iterator made outside it: one
+        loop node that pulls the remaining elements from this iterator at run time."""
+        return stage_dataset_loop(
+            variant_tensor(self), self.element_spec, extra_test, body, get_state, set_state, names, opts
+        )
 
     def _tf_runtime_type(self):
         """Passed to a tfunc.function, an iterator is a run-time input typed by its element_spec."""

@@ -10,6 +10,7 @@ from . import (
     control_flow,
     conv_variants,
     creation,
+    custom_gradient,
     dataset,
     debugging,
     fused,

@@ -32,8 +32,16 @@ def element_arrays(element) -> list:
     return [t._value for t in nest.flatten(element)]
 
 
-def elements(dataset):
-    """Flat lists of arrays, one per element (the dataset pipeline runs eagerly)."""
+def elements(source):
+    """Flat lists of arrays, one per element (the dataset pipeline runs eagerly).  An iterator
+    (``make_iterator``'s, or a ``tfunc.data.Iterator``) is consumed, not restarted: a second
+    loop over it resumes after the last element the first one pulled."""
+    if isinstance(source, _FlatIterator):
+        return source
+    return _element_arrays_of(source)
+
+
+def _element_arrays_of(dataset):
     with init_scope():
         for element in dataset:
             yield element_arrays(element)
@@ -49,6 +57,13 @@ class _FlatIterator:
 
     def __init__(self, source):
         self._it = source
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        with init_scope():
+            return next(self._it)
 
     def next_arrays(self):
         try:

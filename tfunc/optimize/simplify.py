@@ -168,8 +168,17 @@ def _reshape(graph, node):
     return None
 
 
+def _forward_results(graph, node):
+    """A ``custom_gradient`` node is an identity on its first ``num_results`` inputs (the
+    rest only connect tapes): every output reads its input instead."""
+    n = node.attrs["num_results"]
+    read = any(graph.uses((node.id, i)) for i in range(n)) or any(r[0] == node.id for r in graph.outputs)
+    return list(node.inputs[:n]) if read else None
+
+
 RULES = {
     "identity": _passthrough,
+    "custom_gradient": _forward_results,
     "stop_gradient": _passthrough,
     "multiply": _multiply,
     "add": _neutral(0, 0),
@@ -225,7 +234,12 @@ def simplify_arithmetic(graph) -> bool:
             continue
         inputs_before = node.inputs
         replacement = rule(graph, node)
-        if replacement is not None:
+        if isinstance(replacement, list):  # a multi-output node: one replacement per output
+            for i, ref in enumerate(replacement):
+                graph.replace_uses((node.id, i), ref)
+            graph.note(f"{node.name}: {node.op} -> its inputs")
+            changed = True
+        elif replacement is not None:
             graph.replace_uses((node.id, 0), replacement)
             graph.note(f"{node.name}: {node.op} -> {graph.node(replacement[0]).name}")
             changed = True

@@ -42,6 +42,7 @@ _NOT_LOADABLE = frozenset(
         "iterator_get_next",
         "dataset_loop",
         "function_call",
+        "custom_gradient",
         "loop_stack_read",
         "loop_stack_size",
     }

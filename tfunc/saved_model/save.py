@@ -45,6 +45,8 @@ _NOT_EXPORTABLE = {
     "make_iterator": "it iterates a tf.data dataset",
     "iterator_get_next": "it iterates a tf.data dataset",
     "dataset_loop": "it iterates a tf.data dataset",
+    # Forwarded to its inputs by arithmetic simplification; left only where that pass is off.
+    "custom_gradient": "it holds a Python gradient function; save with arithmetic_simplification on",
 }
 
 

@@ -158,3 +158,78 @@ def test_a_tensor_leaked_out_of_a_dataset_loop():
 
     with pytest.raises(TypeError, match="is out of scope and cannot be used here"):
         keeps_elements(tf.data.Dataset.range(3))
+
+
+def _sum_loop(it):
+    s = tf.constant(0, tf.int64)
+    for x in it:
+        s += x
+    return s
+
+
+def test_a_for_loop_over_an_iterator_made_inside_the_function():
+    ds = tf.data.Dataset.range(6)
+
+    @tf.function
+    def over_captured():
+        it = iter(ds)
+        return _sum_loop(it)
+
+    @tf.function
+    def over_argument(d):
+        it = iter(d)
+        return _sum_loop(it)
+
+    # each call makes a fresh iterator, as TensorFlow's iter() inside a function does
+    assert [over_captured().numpy(), over_captured().numpy()] == [15, 15]
+    assert over_argument(ds).numpy() == 15
+    assert over_argument(tf.data.Dataset.range(4)).numpy() == 6
+    assert "ReduceDataset" in [n.name for n in over_captured.get_concrete_function().graph.as_graph_def().node]
+
+
+def test_next_on_an_iterator_made_inside_the_function_starts_over_each_call():
+    ds = tf.data.Dataset.range(6)
+
+    @tf.function
+    def first_two():
+        it = iter(ds)
+        return next(it) + 10 * next(it)
+
+    assert [first_two().numpy(), first_two().numpy()] == [10, 10]
+
+
+@pytest.mark.parametrize("made", ["inside", "passed_in", "captured"])
+def test_a_second_loop_over_the_same_iterator_resumes_where_the_first_stopped(made):
+    ds = tf.data.Dataset.range(6)
+    outside = iter(ds)
+
+    def two_loops(it):
+        a = tf.constant(0, tf.int64)
+        for x in it:
+            a += x
+            if x >= 2:
+                break
+        b = tf.constant(0, tf.int64)
+        for x in it:
+            b += x
+        return a, b
+
+    if made == "inside":
+        f = tf.function(lambda: two_loops(iter(ds)))
+        a, b = f()
+    elif made == "passed_in":
+        a, b = tf.function(two_loops)(outside)
+    else:
+        a, b = tf.function(lambda: two_loops(outside))()
+    assert (a.numpy(), b.numpy()) == (0 + 1 + 2, 3 + 4 + 5)
+
+
+def test_an_iterator_passed_in_or_captured_is_consumed_across_calls():
+    ds = tf.data.Dataset.range(6)
+    passed = iter(ds)
+    next(passed)  # 0 is gone before the function sees the iterator
+    f = tf.function(_sum_loop)
+    assert [f(passed).numpy(), f(passed).numpy()] == [15, 0]
+    captured = iter(ds)
+    g = tf.function(lambda: _sum_loop(captured))
+    assert [g().numpy(), g().numpy()] == [15, 0]
