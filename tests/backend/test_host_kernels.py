@@ -102,6 +102,8 @@ MATMUL_CASES = [
     ((2, 1, 5, 3), (4, 3, 2), False, False),  # broadcast batch
     ((3, 5), (4, 3), True, True),
     ((0, 3), (3, 4), False, False),
+    ((3, 0), (2, 0, 2), False, False),  # empty inner dimension, batch from b (found by the op fuzzer)
+    ((3, 0), (0, 2), False, False),
 ]
 
 

@@ -10,6 +10,8 @@ another thread costs more than it saves below ``_PARALLEL_FLOPS``.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ...ops.registry import REGISTRY
@@ -27,7 +29,7 @@ def matmul(xp, a, b, transpose_a=False, transpose_b=False, out=None):
     if a.ndim >= 2 and b.ndim >= 2 and a.dtype == b.dtype and a.dtype.kind in _SPLIT_KINDS:
         flops = 2.0 * a.size * b.shape[-1]  # a's batch times m*k, times n
         if b.ndim > 2 and a.ndim == 2:
-            flops *= b.size // (b.shape[-1] * b.shape[-2])
+            flops *= math.prod(b.shape[:-2])  # b's batch (b may be empty: no division by its size)
         if flops >= _PARALLEL_FLOPS:
             pool = threads.helper_pool()
             if pool is not None:
