@@ -117,3 +117,26 @@ def test_host_matmul_matches_numpy(forced_split, sa, sb, ta, tb, dtype):
     got = host_matmul.matmul(np, a, b, transpose_a=ta, transpose_b=tb)
     assert got.dtype == want.dtype and got.shape == want.shape
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_eager_ops_run_the_kernels_the_device_registered(monkeypatch):
+    """Eager mode calls the host's convolution and matmul, as a plan does (not the portable
+    ``impl``, which is many times slower on big convolutions)."""
+    import tfunc as tf
+    from tfunc.ops.registry import REGISTRY
+
+    calls = []
+    for name in ("conv2d", "matmul"):
+        real = REGISTRY[name].kernels["numpy"]
+
+        def spy(*args, _real=real, _name=name, **kw):
+            calls.append(_name)
+            return _real(*args, **kw)
+
+        monkeypatch.setitem(REGISTRY[name].kernels, "numpy", spy)
+    x = tf.ones([1, 5, 5, 2])
+    y = tf.nn.conv2d(x, tf.ones([3, 3, 2, 4]), strides=1, padding="VALID")
+    z = tf.matmul(tf.ones([2, 3]), tf.ones([3, 2]))
+    assert calls == ["conv2d", "matmul"]
+    np.testing.assert_allclose(y.numpy(), np.full((1, 3, 3, 4), 18.0))
+    np.testing.assert_allclose(z.numpy(), np.full((2, 2), 3.0))

@@ -5,7 +5,8 @@
 * while a graph is being built (``ctx.graph``), the op becomes a node
   (spec inference only, no kernel runs);
 * otherwise: infer specs (validates inputs, names bad shapes and dtypes),
-  run ``op.impl`` on the inputs' array module, wrap the outputs;
+  run the op's kernel for the inputs' array module (``op.impl`` unless the device
+  registered its own), wrap the outputs;
 * either way, active gradient tapes record the op.
 """
 
@@ -96,8 +97,11 @@ def call(op, inputs, attrs=_EMPTY):
             if dev is not None:
                 values = [v if t._dtype.is_string else _device.place(dev, v) for v, t in zip(values, inputs)]
         xp = array_module(values, out_specs)
+        # the device's own kernel where it registered one (the host's blocked convolution and
+        # split matmul), as a plan would run: eager and function mode use the same kernels
+        kernel = op.kernels.get(xp.__name__, op.impl) if op.kernels else op.impl
         try:
-            result = op.impl(xp, *values, **attrs)
+            result = kernel(xp, *values, **attrs)
         except Exception as e:
             raise runtime_error(e) from e
         if len(out_specs) == 1 and op.num_outputs != -1:
