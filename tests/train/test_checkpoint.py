@@ -303,7 +303,10 @@ def test_shared_objects_are_saved_once(tmp_path):
             self.b = [shared]
 
     path = tf.train.Checkpoint(m=Two()).write(str(tmp_path / "c"))
-    assert len(tf.train.list_variables(path)) == 1
+    assert [k for k, _ in tf.train.list_variables(path)] == [
+        "_CHECKPOINTABLE_OBJECT_GRAPH",
+        "m/a/.ATTRIBUTES/VARIABLE_VALUE",
+    ]
     graph = ckpt_mod.read_checkpoint(path)
     assert sum(n["kind"] == "variable" for n in graph.nodes) == 1
 
@@ -337,3 +340,29 @@ def test_deferred_restore_inside_a_traced_train_step_and_late_layers(tmp_path):
     np.testing.assert_allclose(loss2.numpy(), loss1.numpy(), rtol=1e-6)
     np.testing.assert_allclose(model2(X).numpy(), model(X).numpy(), rtol=1e-5)
     status.assert_consumed()
+
+
+def test_list_variables_as_the_modules_guide_prints_it(tmp_path):
+    class Dense(tf.Module):
+        def __init__(self, in_features, out_features, name=None):
+            super().__init__(name=name)
+            self.w = tf.Variable(tf.random.normal([in_features, out_features]), name="w")
+            self.b = tf.Variable(tf.zeros([out_features]), name="b")
+
+    class SequentialModule(tf.Module):
+        def __init__(self, name=None):
+            super().__init__(name=name)
+            self.dense_1 = Dense(in_features=3, out_features=3)
+            self.dense_2 = Dense(in_features=3, out_features=2)
+
+    chkp_path = str(tmp_path / "my_checkpoint")
+    tf.train.Checkpoint(model=SequentialModule(name="the_model")).write(chkp_path)
+    assert tf.train.list_variables(chkp_path) == [
+        ("_CHECKPOINTABLE_OBJECT_GRAPH", []),
+        ("model/dense_1/b/.ATTRIBUTES/VARIABLE_VALUE", [3]),
+        ("model/dense_1/w/.ATTRIBUTES/VARIABLE_VALUE", [3, 3]),
+        ("model/dense_2/b/.ATTRIBUTES/VARIABLE_VALUE", [2]),
+        ("model/dense_2/w/.ATTRIBUTES/VARIABLE_VALUE", [3, 2]),
+    ]
+    graph = tf.train.load_variable(chkp_path, "_CHECKPOINTABLE_OBJECT_GRAPH")
+    assert isinstance(graph, bytes) and b"dense_1" in graph

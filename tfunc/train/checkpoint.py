@@ -17,9 +17,12 @@ attributes is assigned or it reports new state (``_tfunc_tracking_changed``).
 from __future__ import annotations
 
 import collections
+import json
 import logging
 import os
 import weakref
+
+import numpy as np
 
 from .. import portable
 from ..api.variables import Variable
@@ -622,9 +625,15 @@ def _resolve_prefix(ckpt_dir_or_file):
     return from_dir
 
 
+OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
+
+
 def _values_by_key(ckpt_dir_or_file) -> dict:
+    """Every value by its key, TensorFlow's way: variables by their attribute path, and the
+    object graph itself (a scalar string: here the JSON of its nodes) under
+    ``_CHECKPOINTABLE_OBJECT_GRAPH``."""
     data = read_checkpoint(_resolve_prefix(ckpt_dir_or_file))
-    graph_keys = {}
+    graph_keys = {OBJECT_GRAPH_KEY: np.array(json.dumps(data.nodes, sort_keys=True).encode(), dtype=object)}
     for i, node in enumerate(data.nodes):
         if node["kind"] == "variable":
             graph_keys[node.get("tensor") or f"node_{i}/.ATTRIBUTES/VARIABLE_VALUE"] = data.values[i]
@@ -641,4 +650,6 @@ def load_variable(ckpt_dir_or_file, name):
     values = _values_by_key(ckpt_dir_or_file)
     if name not in values:
         raise NotFoundError(None, None, f"Key {name} not found in checkpoint")
+    if name == OBJECT_GRAPH_KEY:
+        return values[name].item()  # bytes, as TensorFlow returns the serialized graph
     return values[name].copy()
