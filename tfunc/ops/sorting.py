@@ -132,6 +132,8 @@ def _top_k_infer(specs, attrs):
 def _top_k_impl(xp, x, k, sorted, index_type):
     """The k largest entries of each last-axis row, largest first (``sorted=False`` allows any
     order; this kernel always sorts), with their indices; ties: lower index first."""
+    if x.shape[-1] < k:  # a size unknown while tracing: inference could not check it
+        raise InvalidArgumentError(f"top_k: input must have at least k={k} columns, got {x.shape[-1]}.")
     idx = stable_order(xp, x, -1, True)[..., :k]
     return xp.take_along_axis(x, idx, axis=-1), idx.astype(index_type._np, copy=False)
 
