@@ -347,3 +347,17 @@ def test_batch_jacobian_by_summing_or_einsum(capsys):
     assert capsys.readouterr().out == "(7, 6, 5)\n(7, 6, 5)\n"
     np.testing.assert_allclose(j_sum.numpy(), j_select.numpy(), atol=1e-6)
     np.testing.assert_allclose(tape.batch_jacobian(y, x).numpy(), j_select.numpy(), atol=1e-6)
+
+
+def test_an_op_without_a_registered_gradient(capsys):
+    image = tf.Variable([[[0.5, 0.0, 0.0]]])
+    delta = tf.Variable(0.1)
+    with tf.GradientTape() as tape:
+        new_image = tf.image.adjust_contrast(image, delta)
+    try:
+        print(tape.gradient(new_image, [image, delta]))
+        raise AssertionError("This should not happen.")
+    except LookupError as e:
+        print(f"{type(e).__name__}: {e}")
+    assert capsys.readouterr().out == "LookupError: gradient registry has no entry for: AdjustContrastv2\n"
+    np.testing.assert_allclose(new_image.numpy(), [[[0.5, 0.0, 0.0]]])  # one pixel: its own mean

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..core import dtypes as D
 from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import call
-from ..ops.image import resize_op
+from ..ops.image import adjust_contrast_op, resize_op
 from .array_ops import _required_static_ints, expand_dims, squeeze
 from .math_ops import cast
 
@@ -59,3 +59,15 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
         x = cast(x, D.float32)
     out = call(resize_op, (x,), {"size": (int(h), int(w)), "method": m})
     return squeeze(out, axis=[0]) if rank == 3 else out
+
+
+def adjust_contrast(images, contrast_factor):
+    """Each channel of each image moved away from (factor > 1) or towards (factor < 1) its mean
+    over height and width: ``(x - mean) * contrast_factor + mean``.  Images are ``[..., h, w, c]``
+    floats (integer images as TensorFlow converts them are not supported); TensorFlow registers no
+    gradient for it, and neither does tfunc."""
+    x = convert_to_tensor(images)
+    if not x.dtype.is_floating:
+        raise TypeError(f"tfunc.image.adjust_contrast needs floating-point images, got {x.dtype.name}.")
+    factor = convert_to_tensor(contrast_factor, dtype=x.dtype)
+    return call(adjust_contrast_op, (x, factor))

@@ -283,9 +283,11 @@ def backprop(entries, targets, output_grads, tracked):
             continue
         rule = gradient_rule(entry.op)
         if rule is None:
+            if entry.op.tf_name:  # TensorFlow's words, as its guides print them
+                raise LookupError(f"gradient registry has no entry for: {entry.op.tf_name}")
             raise LookupError(
-                f"No gradient defined for op '{entry.op.name}'; it cannot be differentiated "
-                "(for example, TensorArray operations and loops over datasets)."
+                f"gradient registry has no entry for: {entry.op.name} (tfunc has no gradient for it; "
+                "for example TensorArray operations and loops over datasets)."
             )
         # Outputs that received no gradient pass None (a multi-output op's rule fills in
         # zeros where it needs them): no zeros are materialised for unused outputs.

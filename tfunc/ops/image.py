@@ -202,3 +202,56 @@ resize_grad_op = register(
         shape_only_inputs=(1,),
     )
 )
+
+
+# --- adjust_contrast ---------------------------------------------------------------------------
+
+
+def _adjust_contrast_infer(specs, attrs):
+    x, factor = specs
+    check_dtype("adjust_contrast", x, FLOATS, "images")
+    check_dtype("adjust_contrast", factor, FLOATS, "contrast_factor")
+    if x.shape is not None and len(x.shape) < 3:
+        raise InvalidArgumentError(f"adjust_contrast: images must be at least 3-D, got shape {format_shape(x.shape)}.")
+    if factor.shape is not None and factor.shape != ():
+        raise InvalidArgumentError(
+            f"adjust_contrast: contrast_factor must be a scalar, got shape {format_shape(factor.shape)}."
+        )
+    return (Spec(x.shape, x.dtype),)
+
+
+def _adjust_contrast_impl(xp, x, factor):
+    """``(x - mean) * factor + mean`` per image and channel, the mean over height and width
+    (TensorFlow's AdjustContrastv2), computed in float32 for half-precision images."""
+    work = x.astype(np.float32) if x.dtype.itemsize < 4 else x
+    mean = work.mean(axis=(-3, -2), keepdims=True)
+    out = (work - mean) * xp.asarray(factor, dtype=work.dtype) + mean
+    return out.astype(x.dtype, copy=False)
+
+
+def _adjust_contrast_ref(x, factor):
+    x64 = x.astype(np.float64)
+    mean = x64.mean(axis=(-3, -2), keepdims=True)
+    return ((x64 - mean) * float(factor) + mean).astype(x.dtype)
+
+
+def _adjust_contrast_samples(rng):
+    out = []
+    for dt in (D.float32, D.float64):
+        for shape in ((2, 3, 4, 3), (5, 1, 2), (1, 1, 1, 1), (0, 2, 2, 3)):
+            factor = np.asarray(rng.uniform(-1.0, 3.0), dtype=dt._np)
+            out.append(S.Sample((S.draw(rng, shape, dt), factor), {}))
+    return out
+
+
+adjust_contrast_op = register(
+    OpDef(
+        name="adjust_contrast",
+        kind="other",
+        infer=_adjust_contrast_infer,
+        impl=_adjust_contrast_impl,
+        ref=_adjust_contrast_ref,
+        samples=_adjust_contrast_samples,
+        tf_name="AdjustContrastv2",
+    )
+)

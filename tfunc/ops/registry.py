@@ -75,6 +75,7 @@ class OpDef:
     view: bool = False  # the output is a view of an input: no kernel launch
     capturable: Optional[bool] = None  # GPU kernels recordable in a CUDA graph (default: by kind)
     # --- tests ----------------------------------------------------------------------------------
+    tf_name: Optional[str] = None  # TensorFlow's op name where a message quotes it (AdjustContrastv2)
     ref: Optional[Callable] = None  # NumPy reference
     samples: Optional[Callable] = None  # (rng) -> list of Sample
 
