@@ -34,11 +34,11 @@ class Tensor:
     # by ``tfunc.api.operators``.
     @property
     def dtype(self) -> _dtypes.DType:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} does not say its dtype: Tensor is abstract")
 
     @property
     def shape(self) -> TensorShape:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} does not say its shape: Tensor is abstract")
 
     @property
     def ndim(self) -> int:

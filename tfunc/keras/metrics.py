@@ -594,75 +594,59 @@ def _update_confusion_matrix(
         var.assign_add(reduction_ops.reduce_sum(lab * pred, axis=1))
 
 
-class Precision(Metric):
+class _ThresholdRatio(Metric):
+    """``true_positives / (true_positives + <other count>)`` at each threshold (a scalar for one
+    threshold): Precision counts false positives, Recall false negatives.  ``top_k`` counts only
+    the k highest predictions of each sample as positive; ``class_id`` restricts the metric to
+    one class."""
+
+    _other = ""  # the count beside the true positives: "false_positives" or "false_negatives"
+    _other_key = ""  # its key for _update_confusion_matrix: "fp" or "fn"
+
+    def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype=None):
+        super().__init__(name=name, dtype=dtype)
+        self._direction = "up"
+        self.init_thresholds = thresholds
+        self.top_k = top_k
+        self.class_id = class_id
+        self.thresholds = _parse_thresholds(thresholds, 0.5 if top_k is None else NEG_INF)
+        n = len(self.thresholds)
+        self.true_positives = self.add_variable((n,), "zeros", name="true_positives")
+        setattr(self, self._other, self.add_variable((n,), "zeros", name=self._other))
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        _update_confusion_matrix(
+            {"tp": self.true_positives, self._other_key: getattr(self, self._other)},
+            y_true,
+            y_pred,
+            self.thresholds,
+            top_k=self.top_k,
+            class_id=self.class_id,
+            sample_weight=sample_weight,
+        )
+
+    def result(self):
+        tp = self.true_positives.read_value()
+        out = _div_no_nan(tp, tp + getattr(self, self._other).read_value())
+        return out[0] if len(self.thresholds) == 1 else out
+
+    def get_config(self):
+        return dict(super().get_config(), thresholds=self.init_thresholds, top_k=self.top_k, class_id=self.class_id)
+
+
+class Precision(_ThresholdRatio):
     """``true_positives / (true_positives + false_positives)`` at each threshold (a scalar for
     one threshold). ``top_k`` counts only the k highest predictions of each sample as positive;
     ``class_id`` restricts the metric to one class."""
 
-    def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype=None):
-        super().__init__(name=name, dtype=dtype)
-        self._direction = "up"
-        self.init_thresholds = thresholds
-        self.top_k = top_k
-        self.class_id = class_id
-        self.thresholds = _parse_thresholds(thresholds, 0.5 if top_k is None else NEG_INF)
-        n = len(self.thresholds)
-        self.true_positives = self.add_variable((n,), "zeros", name="true_positives")
-        self.false_positives = self.add_variable((n,), "zeros", name="false_positives")
-
-    def update_state(self, y_true, y_pred, sample_weight=None):
-        _update_confusion_matrix(
-            {"tp": self.true_positives, "fp": self.false_positives},
-            y_true,
-            y_pred,
-            self.thresholds,
-            top_k=self.top_k,
-            class_id=self.class_id,
-            sample_weight=sample_weight,
-        )
-
-    def result(self):
-        tp = self.true_positives.read_value()
-        out = _div_no_nan(tp, tp + self.false_positives.read_value())
-        return out[0] if len(self.thresholds) == 1 else out
-
-    def get_config(self):
-        return dict(super().get_config(), thresholds=self.init_thresholds, top_k=self.top_k, class_id=self.class_id)
+    _other, _other_key = "false_positives", "fp"
 
 
-class Recall(Metric):
+class Recall(_ThresholdRatio):
     """``true_positives / (true_positives + false_negatives)`` at each threshold (a scalar for one
     threshold); ``top_k`` and ``class_id`` as for :class:`Precision`."""
 
-    def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype=None):
-        super().__init__(name=name, dtype=dtype)
-        self._direction = "up"
-        self.init_thresholds = thresholds
-        self.top_k = top_k
-        self.class_id = class_id
-        self.thresholds = _parse_thresholds(thresholds, 0.5 if top_k is None else NEG_INF)
-        n = len(self.thresholds)
-        self.true_positives = self.add_variable((n,), "zeros", name="true_positives")
-        self.false_negatives = self.add_variable((n,), "zeros", name="false_negatives")
-
-    def update_state(self, y_true, y_pred, sample_weight=None):
-        _update_confusion_matrix(
-            {"tp": self.true_positives, "fn": self.false_negatives},
-            y_true,
-            y_pred,
-            self.thresholds,
-            top_k=self.top_k,
-            class_id=self.class_id,
-            sample_weight=sample_weight,
-        )
-
-    def result(self):
-        tp = self.true_positives.read_value()
-        out = _div_no_nan(tp, tp + self.false_negatives.read_value())
-        return out[0] if len(self.thresholds) == 1 else out
-
-    def get_config(self):
-        return dict(super().get_config(), thresholds=self.init_thresholds, top_k=self.top_k, class_id=self.class_id)
+    _other, _other_key = "false_negatives", "fn"
 
 
 class AUC(Metric):

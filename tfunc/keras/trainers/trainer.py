@@ -445,6 +445,21 @@ class Trainer:
         return self._tfunc_strategy._take_share(batch)
 
     # --- fit / evaluate / predict ----------------------------------------------------------------
+    def _callback_list(self, callbacks, verbose, epochs, steps):
+        """``callbacks`` as a CallbackList with History and, unless ``verbose=0``, the progress bar
+        (fit, evaluate and predict all start this way; a CallbackList given is used as it is)."""
+        if isinstance(callbacks, callbacks_module.CallbackList):
+            return callbacks
+        return callbacks_module.CallbackList(
+            callbacks,
+            add_history=True,
+            add_progbar=verbose != 0,
+            verbose=verbose,
+            epochs=epochs,
+            steps=steps,
+            model=self,
+        )
+
     @_in_strategy_scope
     def fit(
         self,
@@ -490,16 +505,7 @@ class Trainer:
         )
         self._tfunc_distribute_input(epoch_iterator)
         self._symbolic_build(epoch_iterator.first_batch())
-        if not isinstance(callbacks, callbacks_module.CallbackList):
-            callbacks = callbacks_module.CallbackList(
-                callbacks,
-                add_history=True,
-                add_progbar=verbose != 0,
-                verbose=verbose,
-                epochs=epochs,
-                steps=epoch_iterator.num_batches,
-                model=self,
-            )
+        callbacks = self._callback_list(callbacks, verbose, epochs, epoch_iterator.num_batches)
         self.stop_training = False
         train_function = self.make_train_function()
         callbacks.on_train_begin()
@@ -584,16 +590,7 @@ class Trainer:
         )
         self._tfunc_distribute_input(epoch_iterator)
         self._symbolic_build(epoch_iterator.first_batch())
-        if not isinstance(callbacks, callbacks_module.CallbackList):
-            callbacks = callbacks_module.CallbackList(
-                callbacks,
-                add_history=True,
-                add_progbar=verbose != 0,
-                verbose=verbose,
-                epochs=1,
-                steps=epoch_iterator.num_batches,
-                model=self,
-            )
+        callbacks = self._callback_list(callbacks, verbose, 1, epoch_iterator.num_batches)
         logs = self._evaluate_iterator(epoch_iterator, callbacks)
         if return_dict:
             return logs
@@ -606,16 +603,7 @@ class Trainer:
             x, batch_size=batch_size, steps_per_epoch=steps, shuffle=False, steps_per_execution=self.steps_per_execution
         )
         self._tfunc_distribute_input(epoch_iterator)
-        if not isinstance(callbacks, callbacks_module.CallbackList):
-            callbacks = callbacks_module.CallbackList(
-                callbacks,
-                add_history=True,
-                add_progbar=verbose != 0,
-                verbose=verbose,
-                epochs=1,
-                steps=epoch_iterator.num_batches,
-                model=self,
-            )
+        callbacks = self._callback_list(callbacks, verbose, 1, epoch_iterator.num_batches)
         predict_function = self.make_predict_function()
         self.stop_predicting = False
         callbacks.on_predict_begin()
