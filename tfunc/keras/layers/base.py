@@ -436,3 +436,11 @@ def _dedup(items):
             seen.add(id(x))
             out.append(x)
     return out
+
+
+def refuse_unsupported(**options) -> None:
+    """Raises for the first Keras option given that tfunc's layers do not implement
+    (regularizers, constraints): silently ignoring one would train a different model."""
+    for arg, v in options.items():
+        if v is not None:
+            raise ValueError(f"tfunc.keras layers do not support `{arg}`.")

@@ -7,7 +7,7 @@ from ...core.shapes import TensorShape
 from ...eager.convert import convert_to_tensor
 from .. import activations as _activations
 from .. import initializers as _initializers
-from .base import _ndim_error, _pair
+from .base import _ndim_error, _pair, refuse_unsupported
 from .conv_utils import output_length, transpose_output_length
 from .policy import PolicyLayer
 
@@ -51,15 +51,13 @@ class Conv2D(PolicyLayer):
         pad = str(padding).lower()
         if pad not in ("valid", "same"):
             raise ValueError(f"The `padding` argument must be one of 'valid', 'same'. Received: {padding!r}")
-        for arg, v in (
-            ("kernel_regularizer", kernel_regularizer),
-            ("bias_regularizer", bias_regularizer),
-            ("activity_regularizer", activity_regularizer),
-            ("kernel_constraint", kernel_constraint),
-            ("bias_constraint", bias_constraint),
-        ):
-            if v is not None:
-                raise ValueError(f"tfunc.keras layers do not support `{arg}`.")
+        refuse_unsupported(
+            kernel_regularizer=kernel_regularizer,
+            bias_regularizer=bias_regularizer,
+            activity_regularizer=activity_regularizer,
+            kernel_constraint=kernel_constraint,
+            bias_constraint=bias_constraint,
+        )
         self.filters = filters
         self.kernel_size = _pair(kernel_size, "kernel_size")
         self.strides = _pair(strides, "strides")
@@ -139,12 +137,6 @@ class Conv2D(PolicyLayer):
 Convolution2D = Conv2D
 
 
-def _no_extras(**kwargs):
-    for arg, v in kwargs.items():
-        if v is not None:
-            raise ValueError(f"tfunc.keras layers do not support `{arg}`.")
-
-
 def _padding_arg(padding):
     pad = str(padding).lower()
     if pad not in ("valid", "same"):
@@ -193,7 +185,7 @@ class DepthwiseConv2D(PolicyLayer):
         **kwargs,
     ):
         super().__init__(**kwargs)
-        _no_extras(
+        refuse_unsupported(
             depthwise_regularizer=depthwise_regularizer,
             bias_regularizer=bias_regularizer,
             activity_regularizer=activity_regularizer,
@@ -284,7 +276,7 @@ class Conv2DTranspose(PolicyLayer):
         **kwargs,
     ):
         super().__init__(**kwargs)
-        _no_extras(
+        refuse_unsupported(
             kernel_regularizer=kernel_regularizer,
             bias_regularizer=bias_regularizer,
             activity_regularizer=activity_regularizer,

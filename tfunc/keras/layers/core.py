@@ -8,7 +8,7 @@ from ...core.shapes import TensorShape
 from ...eager.convert import convert_to_tensor
 from .. import activations as _activations
 from .. import initializers as _initializers
-from .base import _accepts, _ndim_error
+from .base import _accepts, _ndim_error, refuse_unsupported
 from .policy import PolicyLayer
 
 # --- Dense ---------------------------------------------------------------------------------
@@ -38,15 +38,13 @@ class Dense(PolicyLayer):
             raise ValueError(
                 f"Received an invalid value for `units`, expected a positive integer. Received: units={units}"
             )
-        for arg, v in (
-            ("kernel_regularizer", kernel_regularizer),
-            ("bias_regularizer", bias_regularizer),
-            ("activity_regularizer", activity_regularizer),
-            ("kernel_constraint", kernel_constraint),
-            ("bias_constraint", bias_constraint),
-        ):
-            if v is not None:
-                raise ValueError(f"tfunc.keras layers do not support `{arg}`.")
+        refuse_unsupported(
+            kernel_regularizer=kernel_regularizer,
+            bias_regularizer=bias_regularizer,
+            activity_regularizer=activity_regularizer,
+            kernel_constraint=kernel_constraint,
+            bias_constraint=bias_constraint,
+        )
         self.units = units
         self.activation = _activations.get(activation)
         self.use_bias = bool(use_bias)

@@ -13,7 +13,7 @@ from ...core.shapes import TensorShape
 from ...eager.convert import convert_to_tensor
 from ...eager.tensor import Tensor
 from .. import initializers as _initializers
-from .base import _is_symbolic
+from .base import _is_symbolic, refuse_unsupported
 from .policy import PolicyLayer
 
 _LOW = (D.float16, D.bfloat16)
@@ -66,14 +66,12 @@ class BatchNormalization(PolicyLayer):
         **kwargs,
     ):
         super().__init__(**kwargs)
-        for arg, v in (
-            ("beta_regularizer", beta_regularizer),
-            ("gamma_regularizer", gamma_regularizer),
-            ("beta_constraint", beta_constraint),
-            ("gamma_constraint", gamma_constraint),
-        ):
-            if v is not None:
-                raise ValueError(f"tfunc.keras layers do not support `{arg}`.")
+        refuse_unsupported(
+            beta_regularizer=beta_regularizer,
+            gamma_regularizer=gamma_regularizer,
+            beta_constraint=beta_constraint,
+            gamma_constraint=gamma_constraint,
+        )
         if synchronized:
             raise ValueError("tfunc.keras BatchNormalization(synchronized=True) is not supported (one device).")
         self.axis = axis
@@ -182,14 +180,12 @@ class LayerNormalization(PolicyLayer):
         **kwargs,
     ):
         super().__init__(**kwargs)
-        for arg, v in (
-            ("beta_regularizer", beta_regularizer),
-            ("gamma_regularizer", gamma_regularizer),
-            ("beta_constraint", beta_constraint),
-            ("gamma_constraint", gamma_constraint),
-        ):
-            if v is not None:
-                raise ValueError(f"tfunc.keras layers do not support `{arg}`.")
+        refuse_unsupported(
+            beta_regularizer=beta_regularizer,
+            gamma_regularizer=gamma_regularizer,
+            beta_constraint=beta_constraint,
+            gamma_constraint=gamma_constraint,
+        )
         self.axis = axis
         self.epsilon = float(epsilon)
         self.center = bool(center)

@@ -27,13 +27,8 @@ from ...eager.convert import convert_to_tensor
 from ...eager.tensor import Tensor
 from .. import activations as _activations
 from .. import initializers as _initializers
+from .base import refuse_unsupported
 from .policy import PolicyLayer
-
-
-def _check_no_extras(**kwargs):
-    for arg, v in kwargs.items():
-        if v is not None:
-            raise ValueError(f"tfunc.keras layers do not support `{arg}`.")
 
 
 def _check_no_dropout(name, dropout, recurrent_dropout):
@@ -123,7 +118,7 @@ class LSTMCell(_Cell):
             raise ValueError(
                 f"Received an invalid value for argument `units`, expected a positive integer, got {units}."
             )
-        _check_no_extras(
+        refuse_unsupported(
             kernel_regularizer=kernel_regularizer,
             recurrent_regularizer=recurrent_regularizer,
             bias_regularizer=bias_regularizer,
@@ -248,7 +243,7 @@ class GRUCell(_Cell):
             raise ValueError(
                 f"Received an invalid value for argument `units`, expected a positive integer, got {units}."
             )
-        _check_no_extras(
+        refuse_unsupported(
             kernel_regularizer=kernel_regularizer,
             recurrent_regularizer=recurrent_regularizer,
             bias_regularizer=bias_regularizer,
@@ -515,7 +510,7 @@ class LSTM(RNN):
         use_cudnn="auto",
         **kwargs,
     ):
-        _check_no_extras(activity_regularizer=activity_regularizer)
+        refuse_unsupported(activity_regularizer=activity_regularizer)
         cell = LSTMCell(
             units,
             activation=activation,
@@ -578,7 +573,7 @@ class GRU(RNN):
         use_cudnn="auto",
         **kwargs,
     ):
-        _check_no_extras(activity_regularizer=activity_regularizer)
+        refuse_unsupported(activity_regularizer=activity_regularizer)
         cell = GRUCell(
             units,
             activation=activation,
