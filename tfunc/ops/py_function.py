@@ -17,5 +17,14 @@ def _impl(xp, *arrays, func, Tout, single, run):
 
 
 py_function_op = register(
-    OpDef(name="py_function", kind="io", infer=_infer, impl=_impl, num_outputs=-1, stateful=True, host_only=True)
+    OpDef(
+        name="py_function",
+        kind="io",
+        infer=_infer,
+        impl=_impl,
+        num_outputs=-1,
+        stateful=True,
+        host_only=True,
+        writes="any",
+    )
 )

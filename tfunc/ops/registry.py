@@ -75,6 +75,7 @@ class OpDef:
     view: bool = False  # the output is a view of an input: no kernel launch
     capturable: Optional[bool] = None  # GPU kernels recordable in a CUDA graph (default: by kind)
     # --- tests ----------------------------------------------------------------------------------
+    writes: Optional[str] = None  # "var": assigns its ``var`` attr; "any": runs user Python (may write any)
     tf_name: Optional[str] = None  # TensorFlow's op name where a message quotes it (AdjustContrastv2)
     ref: Optional[Callable] = None  # NumPy reference
     samples: Optional[Callable] = None  # (rng) -> list of Sample
@@ -82,6 +83,8 @@ class OpDef:
     def __post_init__(self):
         if self.cuda_reduce is not None:
             self.fusable_reduction = True
+        if self.writes not in (None, "var", "any"):
+            raise ValueError(f"op {self.name!r}: writes must be None, 'var' or 'any', got {self.writes!r}")
         if self.kind not in KINDS:
             raise ValueError(f"op {self.name!r}: unknown kind {self.kind!r}")
         if self.stateful or self.random:

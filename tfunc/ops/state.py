@@ -54,6 +54,7 @@ read_variable_op = register(
 assign_variable_op = register(
     OpDef(
         name="assign_variable",
+        writes="var",
         kind="state",
         infer=_assign_infer,
         stateful=True,
@@ -63,6 +64,7 @@ assign_variable_op = register(
 assign_add_variable_op = register(
     OpDef(
         name="assign_add_variable",
+        writes="var",
         kind="state",
         infer=_assign_infer,
         stateful=True,
@@ -72,6 +74,7 @@ assign_add_variable_op = register(
 assign_sub_variable_op = register(
     OpDef(
         name="assign_sub_variable",
+        writes="var",
         kind="state",
         infer=_assign_infer,
         stateful=True,
@@ -81,6 +84,7 @@ assign_sub_variable_op = register(
 initialize_variable_op = register(
     OpDef(
         name="initialize_variable",
+        writes="var",
         kind="state",
         infer=_assign_infer,
         stateful=True,

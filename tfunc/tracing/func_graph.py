@@ -221,12 +221,10 @@ class FuncGraph:
 
 
 def _writes(op, attrs):
-    """The id of the variable ``op`` writes, True when it may write any, else None."""
-    if op.kind == "state" and op.name != "read_variable":
+    """The id of the variable ``op`` writes, True when it may write any (``OpDef.writes``)."""
+    if op.writes == "var":
         return attrs["var"]._unique_id
-    if op.name == "py_function":
-        return True
-    return None
+    return True if op.writes == "any" else None
 
 
 def check_not_leaked(t) -> None:
