@@ -1,5 +1,5 @@
 """Bounded trace memory: a per-function LRU limit on concrete functions (tfunc.config),
-experimental_clear_cache, graphs kept without their networkx views after lowering, and
+experimental_clear_cache, traces that keep their plan and a frozen graph (thawed on demand), and
 generated source released with the functions that run it."""
 
 import gc
@@ -10,6 +10,8 @@ import pytest
 
 import tfunc as tf
 from tfunc.plan import source as plan_source
+from tfunc.plan.lower import NodeInfo
+from tfunc.tracing.frozen import GraphStore
 
 
 @pytest.fixture
@@ -80,16 +82,105 @@ def test_experimental_clear_cache():
     assert f.experimental_get_tracing_count() == 2
 
 
-def test_graphs_drop_their_networkx_views_after_lowering():
+def test_a_cached_trace_keeps_its_plan_and_a_frozen_graph():
     f = tf.function(lambda x: tf.tanh(x) * 2.0 + 1.0)
     cf = f.get_concrete_function(tf.TensorSpec([3]))
-    assert cf.graph.ir._nx is None and cf.optimized_graph._nx is None
-    assert "tanh" in str(cf.graph)  # rebuilt on demand for inspection
+    assert cf._graph_store.frozen  # calls need only the plan
+    assert "_optimized" not in cf.__dict__
+    assert all(isinstance(info, NodeInfo) for info in cf.plan.line_nodes.values())
+    assert not hasattr(cf.plan, "graph")
     x = tf.constant([0.5, 1.0, 2.0])
-    with tf.GradientTape() as tape:  # gradients through the function read the graph again
+    assert np.allclose(f(x).numpy(), np.tanh(x.numpy()) * 2 + 1)
+    assert cf._graph_store.frozen  # calling does not thaw
+    assert "Tanh" in str(cf.graph) or "tanh" in str(cf.graph)  # thawed on demand for inspection
+    assert not cf._graph_store.frozen and cf.graph is cf.graph
+    with tf.GradientTape() as tape:  # gradients through the function read the graph
         tape.watch(x)
         y = f(x)
     assert np.allclose(tape.gradient(y, x).numpy(), 2.0 / np.cosh(x.numpy()) ** 2)
+
+
+def _records(graph):
+    return [(n.id, n.op, n.name, n.inputs, n.outputs, n.control, n.meta) for n in graph.nodes()]
+
+
+def test_a_thawed_graph_equals_the_traced_one():
+    v = tf.Variable([1.0, 2.0])
+    table = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+
+    @tf.function
+    def f(x, n):
+        y = x * v + table[0]
+        if tf.reduce_sum(y) > 0:
+            y = y * 2.0
+        for i in tf.range(n):
+            y = y + tf.cast(i, tf.float32)
+        v.assign_add(y)
+        return {"y": y, "rows": [table[1], x]}
+
+    cf = f.get_concrete_function(tf.TensorSpec([2]), tf.TensorSpec([], tf.int32))
+    assert cf._graph_store.frozen
+    fg = cf.graph  # thawed
+    store = GraphStore(fg)
+    store.freeze()
+    again = store.get()
+    assert again is not fg and str(again) == str(fg)
+    assert _records(again.ir) == _records(fg.ir)
+    for a, b in zip(again.ir.nodes(), fg.ir.nodes()):
+        assert a.attrs.keys() == b.attrs.keys()
+        for key, value in a.attrs.items():
+            if isinstance(value, np.ndarray):
+                assert value is b.attrs[key]  # constants are shared, not copied
+            elif hasattr(value, "nodes"):  # branch and loop bodies: written out by value
+                assert _records(value) == _records(b.attrs[key])
+    assert list(again.variables.values()) == [v] and again.variables[v._unique_id] is v
+    assert again.ir.inputs == fg.ir.inputs and again.ir.outputs == fg.ir.outputs
+    assert [t.graph for t in again.inputs] == [again, again]
+    # the thawed graph still runs as the trace: through a tape (its gradient) and inlined
+    x = tf.constant([1.0, -0.5])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        out = f(x, tf.constant(2))
+    y = x.numpy() * np.array([1.0, 2.0]) + np.array([1.0, 2.0])  # sum > 0: doubled
+    assert np.allclose(out["y"].numpy(), y * 2.0 + 0.0 + 1.0)
+    assert np.allclose(tape.gradient(out["y"], x).numpy(), [2.0, 4.0])
+
+
+def test_the_optimized_graph_is_made_again_under_the_trace_switches():
+    def g(x):
+        return tf.exp(x) * 3.0 - 1.0
+
+    old = tf.config.optimizer.get_experimental_options()
+    try:
+        tf.config.optimizer.set_experimental_options({"elementwise_fusion": False})
+        cf = tf.function(g).get_concrete_function(tf.TensorSpec([None]))
+        tf.config.optimizer.set_experimental_options({"elementwise_fusion": True})
+        ops = [n.op for n in cf.optimized_graph.nodes()]
+        assert "fused_elementwise" not in ops  # as lowered, not as the switches are now
+        assert cf.optimization_report.nodes_after == len(cf.optimized_graph)
+        fused = tf.function(g).get_concrete_function(tf.TensorSpec([None]))
+        assert "fused_elementwise" in [n.op for n in fused.optimized_graph.nodes()]
+        # the plan's error lines name the nodes of the graph it was lowered from
+        lowered = {n.name for n in fused.optimized_graph.nodes()}
+        assert {info.name for info in fused.plan.line_nodes.values()} <= lowered
+    finally:
+        tf.config.optimizer.set_experimental_options(old)
+
+
+def test_memory_per_cached_trace_stays_small():
+    """A regression guard for the memory probe's figure (bench/memory_probe.py: about 9 KB
+    per trace of its 20-op chain); a trace that kept its graphs again costs over 30 KB."""
+    import logging
+
+    from bench.memory_probe import kb_per_trace
+
+    logger = logging.getLogger("tfunc")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        assert kb_per_trace(40) < 16
+    finally:
+        logger.setLevel(level)
 
 
 def test_generated_source_is_released_with_its_function():

@@ -24,6 +24,7 @@ class OptimizerOptions:
     def __init__(self):
         self._options = dict(self.DEFAULTS)
         self.version = 0  # bumped on change; traced plans remember what they used
+        self._snapshot: tuple | None = None  # (version, switches) for snapshot()
 
     def set_experimental_options(self, options: dict) -> None:
         unknown = set(options) - set(self.DEFAULTS)
@@ -35,8 +36,22 @@ class OptimizerOptions:
     def get_experimental_options(self) -> dict:
         return dict(self._options)
 
+    def snapshot(self) -> dict:
+        """The current switches, as a dict shared until they change (a trace keeps it, to
+        re-run the optimizer as it ran when its optimized graph is asked for later).
+        Treat it as read-only."""
+        snap = self._snapshot
+        if snap is None or snap[0] != self.version:
+            snap = self._snapshot = (self.version, dict(self._options))
+        return snap[1]
+
     def enabled(self, name: str) -> bool:
-        return not self._options["disable_meta_optimizer"] and self._options[name]
+        return switch_enabled(self._options, name)
+
+
+def switch_enabled(options: dict, name: str) -> bool:
+    """Whether pass ``name`` runs under the switches ``options``."""
+    return not options["disable_meta_optimizer"] and options[name]
 
 
 optimizer = OptimizerOptions()

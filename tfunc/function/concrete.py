@@ -20,6 +20,7 @@ from ..api.variables import ArgumentVariable
 from ..core import nest
 from ..core.context import ctx
 from ..core.errors import FunctionArgumentError
+from ..core.options import optimizer as _optimizer
 from ..core.shapes import format_shape, shapes_compatible
 from ..core.specs import Spec, TensorSpec
 from ..eager.convert import convert_to_tensor
@@ -27,6 +28,7 @@ from ..eager.tensor import EagerTensor, Tensor
 from ..ops.array import identity_op
 from ..optimize.pipeline import optimize
 from ..plan.lower import annotate_error, lower_graph
+from ..tracing.frozen import GraphStore
 from ..tracing.func_graph import FuncGraph
 from ..tracing.replay import replay
 from ..tracing.symbolic import SymbolicTensor
@@ -149,16 +151,16 @@ class ConcreteFunction:
         self.python_function = python_function
         self._params = params
         self._signature = signature
-        self.graph = func_graph
+        self._graph_store = GraphStore(func_graph)
         self._template = template
         self._output_specs = [func_graph.ir.spec(r) for r in func_graph.ir.outputs]
-        self.optimized_graph, self.optimization_report = optimize(func_graph.ir)
-        self.plan = lower_graph(self.optimized_graph, _backend.current(), name=name)
+        self._optimizer_options = _optimizer.snapshot()
+        optimized, report = optimize(func_graph.ir, self._optimizer_options)
+        self.plan = lower_graph(optimized, _backend.current(), name=name)
         self._fn = self.plan.fn
-        # calls need only the plan: the graphs kept for inspection and gradients drop their
-        # networkx views (rebuilt from the node records when asked)
+        # calls need only the plan: the optimized graph is made again when asked for, and the
+        # traced graph (kept for gradients, inlining and saving) drops its networkx view
         func_graph.ir.compact()
-        self.optimized_graph.compact()
         self._pack = _make_packer(template, self._output_specs)
         self._tensor_params = [p for p in params if T.has_inputs(p.type)]
         self._input_names = input_names(params, values)
@@ -192,6 +194,33 @@ class ConcreteFunction:
             view.__dict__.pop("_call_sig", None)
             view.__dict__.pop("_views", None)
         return view
+
+    # --- inspection --------------------------------------------------------------
+    @property
+    def graph(self) -> FuncGraph:
+        """The traced graph (frozen once the trace is done, thawed here on first use)."""
+        return self._graph_store.get()
+
+    @graph.setter
+    def graph(self, value: FuncGraph) -> None:
+        self._graph_store = GraphStore(value)
+
+    @property
+    def optimized_graph(self):
+        """The graph the plan was lowered from: the optimizer is run again on the traced graph
+        under the switches of the trace (a cached trace keeps only its plan)."""
+        self._reoptimize()
+        return self.__dict__["_optimized"][0]
+
+    @property
+    def optimization_report(self):
+        """What each optimizer pass did to this trace (see ``optimized_graph``)."""
+        self._reoptimize()
+        return self.__dict__["_optimized"][1]
+
+    def _reoptimize(self) -> None:
+        if "_optimized" not in self.__dict__:
+            self.__dict__["_optimized"] = optimize(self.graph.ir, self._optimizer_options)
 
     # --- running ---------------------------------------------------------------
     def _run(self, flat):
@@ -619,6 +648,7 @@ def trace_concrete(
     fg.structured_outputs = cf.structured_outputs
     fg.outputs = cf.outputs
     fg.inputs = [SymbolicTensor(fg, nid, 0, fg.ir.spec((nid, 0))) for nid in fg.ir.inputs[:n_inputs]]
+    cf._graph_store.freeze()  # calls need only the plan
     return cf
 
 

@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..core.options import optimizer as _options
+from ..core.options import switch_enabled
 from ..graph.verify import verify_graph
 from .combine_collectives import combine_collectives
 from .cse import eliminate_common_subexpressions
@@ -64,23 +65,23 @@ class OptimizationReport:
         return "\n".join(lines)
 
 
-def _run(graph, name, fn, records, verify):
+def _run(graph, name, fn, records, options):
     n0 = len(graph)
     t0 = time.perf_counter()
     graph.notes = []
     changed = bool(fn(graph))
     records.append(PassRecord(name, changed, n0, len(graph), time.perf_counter() - t0, list(graph.notes)))
-    if verify:
+    if options["debug_verify"]:
         verify_graph(graph, f"after {name}")
     return changed
 
 
-def _optimize_subgraphs(graph, records, verify):
+def _optimize_subgraphs(graph, records, options):
     for node in list(graph.nodes()):
         for key, value in list(node.attrs.items()):
             if key.endswith("_graph") and value is not None:
                 sub = value.copy()
-                _optimize_in_place(sub, records, verify, prefix=f"{node.name}/")
+                _optimize_in_place(sub, records, options, prefix=f"{node.name}/")
                 node.attrs = dict(node.attrs, **{key: sub})
 
 
@@ -103,33 +104,36 @@ def _forward_output_identities(graph) -> bool:
     return changed
 
 
-def _optimize_in_place(graph, records, verify, prefix=""):
+def _optimize_in_place(graph, records, options, prefix=""):
     sub_records: list = []
-    _optimize_subgraphs(graph, sub_records, verify)
-    if _options.enabled("arithmetic_simplification"):
-        _run(graph, "arithmetic_simplification", _forward_output_identities, sub_records, verify)
+    _optimize_subgraphs(graph, sub_records, options)
+    if switch_enabled(options, "arithmetic_simplification"):
+        _run(graph, "arithmetic_simplification", _forward_output_identities, sub_records, options)
     for _ in range(MAX_ROUNDS):
         changed = False
         for name, fn in CLEANUP:
-            if _options.enabled(name):
-                changed |= _run(graph, name, fn, sub_records, verify)
+            if switch_enabled(options, name):
+                changed |= _run(graph, name, fn, sub_records, options)
         if not changed:
             break
     for name, fn in _fusion():
-        if _options.enabled(name):
-            _run(graph, name, fn, sub_records, verify)
+        if switch_enabled(options, name):
+            _run(graph, name, fn, sub_records, options)
     for r in sub_records:
         r.name = prefix + r.name
     records.extend(sub_records)
 
 
-def optimize(graph):
-    """Returns (optimized copy of ``graph``, OptimizationReport)."""
+def optimize(graph, options: dict | None = None):
+    """Returns (optimized copy of ``graph``, OptimizationReport).  ``options``: the optimizer
+    switches to run under (a ``snapshot()`` of ``tfunc``'s optimizer options; default: the
+    current ones)."""
+    if options is None:
+        options = _options.snapshot()
     g = graph.copy()
     before = len(g)
     records: list = []
-    verify = _options.get_experimental_options()["debug_verify"]
-    _optimize_in_place(g, records, verify)
+    _optimize_in_place(g, records, options)
     merged = {}
     for r in records:  # one record per pass name, in first-run order
         m = merged.get(r.name)

@@ -22,7 +22,9 @@ from __future__ import annotations
 import functools
 import itertools
 import linecache
+import sys
 import weakref
+from typing import NamedTuple, Optional
 
 import numpy as np
 
@@ -247,15 +249,40 @@ class _Indent:
         self.em._indent = self.em._indent[:-4]
 
 
+class NodeInfo(NamedTuple):
+    """What an error raised on a plan line names: the node's name, op and source line, and
+    for a fused group its members' ``(name, op, source)``.  A plan keeps these instead of the
+    graph's node records, so a cached trace does not hold its optimized graph."""
+
+    name: str
+    op: str
+    source: Optional[tuple]
+    members: Optional[tuple]
+
+    @classmethod
+    def of(cls, node) -> "NodeInfo":
+        # names are interned: every trace of a function repeats them
+        members = node.meta.get("members")
+        if members:
+            members = tuple((sys.intern(name), op, src) for name, op, src in members)
+        return cls(sys.intern(node.name), node.op, node.meta.get("source"), members or None)
+
+
 class Plan:
     """A lowered graph: ``plan(*input_arrays) -> tuple of output arrays``."""
 
-    def __init__(self, fn, source: str, filename: str, line_nodes: dict, graph, segments=()):
+    def __init__(self, fn, source: str, filename: str, line_nodes: dict, name: str, segments=()):
         self.fn = fn
         self.source = source
         self.filename = filename
-        self.line_nodes = line_nodes
-        self.graph = graph
+        infos: dict = {}  # id(node) -> NodeInfo: the lines of one node share it
+        self.line_nodes = {}
+        for line, node in line_nodes.items():
+            info = infos.get(id(node))
+            if info is None:
+                info = infos[id(node)] = NodeInfo.of(node)
+            self.line_nodes[line] = info
+        self.name = name
         self.segments = list(segments)  # CUDA-graph segments (GPU plans)
         _PLANS[filename] = self
 
@@ -263,11 +290,11 @@ class Plan:
         return self.fn(*args)
 
     def __repr__(self) -> str:
-        return f"<Plan {self.graph.name}: {len(self.line_nodes)} steps>"
+        return f"<Plan {self.name}: {len(self.line_nodes)} steps>"
 
     def node_for_traceback(self, tb):
-        """(node, fused step or None) whose line raised, from a traceback through this plan
-        (and the sub-plans of its segments)."""
+        """(NodeInfo, fused step or None) of the line that raised, from a traceback through
+        this plan (and the sub-plans of its segments)."""
         node, step = None, None
         while tb is not None:
             filename = tb.tb_frame.f_code.co_filename
@@ -283,10 +310,9 @@ class Plan:
 _PLANS: "weakref.WeakValueDictionary[str, Plan]" = weakref.WeakValueDictionary()
 
 
-def describe_node(node, step=None) -> str:
+def describe_node(node: NodeInfo, step=None) -> str:
     """``node 'name' (op) defined at file:line`` (for a fused group: the member that failed)."""
-    name, op, src = node.name, node.op, node.meta.get("source")
-    members = node.meta.get("members")
+    name, op, src, members = node
     if members and step is not None and step < len(members):
         name, op, src = members[step]
         op = f"{op}, fused into '{node.name}'"
@@ -338,4 +364,4 @@ def _compile(em, params, outs, graph) -> Plan:
     ns = dict(em.bound)
     exec(code, ns)
     hold(source, ns[fn_name])
-    return Plan(ns[fn_name], source, filename, em.line_nodes, graph, em.segments)
+    return Plan(ns[fn_name], source, filename, em.line_nodes, graph.name, em.segments)

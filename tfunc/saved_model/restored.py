@@ -107,8 +107,7 @@ class LoadedConcreteFunction(ConcreteFunction):
         self.graph = fg
         self._template = template
         self._output_specs = [optimized.spec(r) for r in optimized.outputs]
-        self.optimized_graph = optimized
-        self.optimization_report = OptimizationReport(len(fg.ir), len(optimized), [])
+        self._optimized = (optimized, OptimizationReport(len(fg.ir), len(optimized), []))
         self.plan = lower_graph(optimized, _backend.current(), name=name)
         self._fn = self.plan.fn
         self._pack = _make_packer(template, self._output_specs)

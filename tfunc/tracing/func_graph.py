@@ -33,14 +33,24 @@ _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def user_location(depth: int = 2):
-    """(filename, line, function) of the innermost frame outside tfunc itself."""
+    """(filename, line, function) of the innermost frame outside tfunc itself.  One tuple per
+    source line, shared by every node (and every trace) made there."""
     f: Optional[FrameType] = sys._getframe(depth)
     while f is not None:
-        fn = f.f_code.co_filename
-        if not fn.startswith(_PKG_DIR):
-            return (fn, f.f_lineno, f.f_code.co_name)
+        code = f.f_code
+        if not code.co_filename.startswith(_PKG_DIR):
+            key = (code, f.f_lineno)
+            loc = _LOCATIONS.get(key)
+            if loc is None:
+                if len(_LOCATIONS) >= 50_000:  # generated code: do not grow without bound
+                    _LOCATIONS.clear()
+                loc = _LOCATIONS[key] = (code.co_filename, f.f_lineno, code.co_name)
+            return loc
         f = f.f_back
     return None
+
+
+_LOCATIONS: dict = {}  # (code object, line) -> the location tuple
 
 
 def current_graph():
