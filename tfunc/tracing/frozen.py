@@ -2,12 +2,12 @@
 
 Calls of a concrete function need only its plan.  The traced :class:`FuncGraph` is
 needed again only for inspection (``cf.graph``), for gradients through the call, for
-inlining into another trace and for saving.  So once a trace is finished its FuncGraph
-is *frozen*: pickled (``zlib``-compressed) with everything that is plain data (node
-records, specs, names, containers) written out by value and every other object (dtypes,
-arrays, Variables, captured tensors, Python callables, classes) kept by reference.  The
-first ``get()`` thaws it back into an equal FuncGraph (same node ids, names, order and
-the very same referenced objects) and keeps that from then on.
+inlining into another trace and for saving.  So a trace's FuncGraph can be *frozen*:
+pickled (``zlib``-compressed) with everything that is plain data (node records, specs,
+names, containers) written out by value and every other object (dtypes, arrays,
+Variables, captured tensors, Python callables) kept by reference.  The first ``get()``
+thaws it back into an equal FuncGraph (same node ids, names, order and the very same
+referenced objects) and keeps that from then on.
 
 A thawed graph is a new object: symbolic tensors made while tracing (say, ones a user
 leaked out of the trace) keep pointing at the original, as they would at any finished
@@ -28,49 +28,52 @@ from .symbolic import SymbolicTensor
 
 # Written out by value: plain data and the graph structures themselves.  Anything else is a
 # reference: its identity matters (a dtype, a Variable, a captured tensor) or it is large
-# and already held by the plan (a constant's array).
-_BY_VALUE = frozenset({tuple, list, dict, set, frozenset, str, bytes, int, float, bool, type(None), Spec, Node, Graph})
+# and already held by the plan (a constant's array).  Builtin containers, strings and
+# numbers never reach ``reducer_override``: the pickler writes them itself, which is what
+# keeps freezing cheap.
+_BY_VALUE = frozenset({Spec, Node, Graph})
 
-_LOCK = threading.Lock()  # thawing is rare: one lock for all stores
-
-
-class _Freezer(pickle.Pickler):
-    def __init__(self, file, refs: list, keep: set):
-        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
-        self.refs = refs
-        self._index: dict = {}  # id(obj) -> position in refs
-        self._keep = keep  # ids of containers whose identity matters: by reference
-
-    def reducer_override(self, obj):
-        if type(obj) is SymbolicTensor:  # refuses pickling for users; here it is a record
-            return SymbolicTensor, (obj.graph, obj.node, obj.index, obj._spec)
-        if type(obj) is FuncGraph:  # by value, without going through copyreg's generic path
-            return _new_func_graph, (), obj.__dict__
-        return NotImplemented
-
-    def persistent_id(self, obj):
-        if type(obj) in _BY_VALUE and id(obj) not in self._keep:
-            return None
-        if type(obj) is FuncGraph or type(obj) is SymbolicTensor:
-            return None
-        i = self._index.get(id(obj))
-        if i is None:
-            i = self._index[id(obj)] = len(self.refs)
-            self.refs.append(obj)
-        return i
+_LOCK = threading.Lock()  # freezing and thawing are rare: one lock for all stores
+_THAWING = threading.local()  # .refs: the referenced objects of the graph being thawed
 
 
-class _Thawer(pickle.Unpickler):
-    def __init__(self, file, refs: list):
-        super().__init__(file)
-        self.refs = refs
+class _Held:
+    """A container whose identity matters, kept by reference (see ``_Freezer``)."""
 
-    def persistent_load(self, pid):
-        return self.refs[pid]
+    __slots__ = ("obj",)
+
+    def __init__(self, obj):
+        self.obj = obj
+
+
+def _ref(i: int):
+    return _THAWING.refs[i]
 
 
 def _new_func_graph() -> FuncGraph:
     return FuncGraph.__new__(FuncGraph)
+
+
+class _Freezer(pickle.Pickler):
+    def __init__(self, file, refs: list):
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.refs = refs
+
+    def reducer_override(self, obj):
+        t = type(obj)
+        if t in _BY_VALUE or obj is _ref or obj is _new_func_graph:  # the last two: by name
+            return NotImplemented
+        if t is SymbolicTensor:  # refuses pickling for users; here it is a record
+            return SymbolicTensor, (obj.graph, obj.node, obj.index, obj._spec)
+        if t is FuncGraph:
+            state = dict(obj.__dict__)
+            # shared with the other traces of the same Function (see trace_concrete)
+            state["argument_variables"] = _Held(obj.argument_variables)
+            return _new_func_graph, (), state
+        if t is _Held:
+            obj = obj.obj
+        self.refs.append(obj)  # the pickler's memo writes later uses of obj as this one
+        return _ref, (len(self.refs) - 1,)
 
 
 class GraphStore:
@@ -92,8 +95,7 @@ class GraphStore:
                 return
             refs: list = []
             buf = io.BytesIO()
-            # shared with other traces of the same Function (see trace_concrete)
-            _Freezer(buf, refs, {id(g.argument_variables)}).dump(g)
+            _Freezer(buf, refs).dump(g)
             self._data = zlib.compress(buf.getvalue(), 1)
             self._refs = tuple(refs)
             self._graph = None
@@ -109,6 +111,10 @@ class GraphStore:
                 g = self._graph
                 if g is None:
                     assert self._data is not None
-                    g = _Thawer(io.BytesIO(zlib.decompress(self._data)), list(self._refs)).load()
+                    _THAWING.refs = self._refs
+                    try:
+                        g = pickle.loads(zlib.decompress(self._data))
+                    finally:
+                        _THAWING.refs = ()
                     self._graph, self._data, self._refs = g, None, ()
         return g
