@@ -869,6 +869,44 @@ def check_function(entry, path, index):
     return name, out_params, outputs, graph
 
 
+def check_gradient(entry, graph, path, index):
+    """The saved gradient of a function entry (see ``tfunc.saved_model.save``), checked
+    against its graph: None (none saved), ``{"dropped": True}`` (saved without its custom
+    gradients), or the forward and backward graphs with their bookkeeping."""
+    grad = entry.get("gradient")
+    if grad is None:
+        return None
+    where = f"function {index}, gradient"
+    if grad == {"dropped": True}:
+        return grad
+    if not isinstance(grad, dict):
+        _fail(path, f"{where}: must be an object")
+    forward = check_graph(grad.get("forward"), path, f"{where}, forward")
+    backward = check_graph(grad.get("backward"), path, f"{where}, backward")
+    floats, has_grad, variables = grad.get("float_outputs"), grad.get("has_grad"), grad.get("variables")
+    n_out, n_in = len(graph["outputs"]), len(graph["inputs"])
+    if not (isinstance(floats, list) and all(_is_int(i) and 0 <= i < n_out for i in floats)):
+        _fail(path, f"{where}: float_outputs must list outputs of the function")
+    if not (isinstance(variables, list) and all(_is_int(v) for v in variables)):
+        _fail(path, f"{where}: variables must list object-graph nodes")
+    if not (isinstance(has_grad, list) and all(isinstance(h, bool) for h in has_grad)):
+        _fail(path, f"{where}: has_grad must be a list of booleans")
+    if len(has_grad) != n_in + len(variables):
+        _fail(path, f"{where}: has_grad needs one entry per input and variable")
+    if len(forward["inputs"]) != n_in or len(forward["outputs"]) < n_out:
+        _fail(path, f"{where}: the forward graph must take the function's inputs and give its outputs first")
+    n_saved = len(forward["outputs"]) - n_out
+    if len(backward["inputs"]) != len(floats) + n_saved or len(backward["outputs"]) != sum(has_grad):
+        _fail(path, f"{where}: the backward graph's inputs or outputs do not match the forward graph")
+    return {
+        "forward": forward,
+        "backward": backward,
+        "float_outputs": list(floats),
+        "has_grad": list(has_grad),
+        "variables": list(variables),
+    }
+
+
 def object_paths(nodes) -> dict:
     """node id -> dotted path from the root (``""`` for the root), breadth-first."""
     paths = {0: ""}

@@ -1,9 +1,7 @@
 """The "Introduction to gradients and automatic differentiation" and "Advanced automatic
 differentiation" guides, cell by cell, with ``import tfunc as tf``: the values, shapes and
-Nones TensorFlow prints.  Cells not here: plots (matplotlib), ``tf.image.adjust_contrast``
-(the first guide's example of an op without a gradient: tfunc.image has no adjust_contrast),
-and custom gradients saved in a SavedModel (``tf.saved_model.SaveOptions(
-experimental_custom_gradients=True)``: a saved function keeps its forward pass only)."""
+Nones TensorFlow prints.  Cells not here: plots (matplotlib), and custom gradients saved in a
+SavedModel (``tests/saved_model/test_custom_gradients.py`` runs that cell)."""
 
 import numpy as np
 import pytest

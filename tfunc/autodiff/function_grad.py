@@ -112,6 +112,28 @@ def _split(cf, variables, needed):
     return s
 
 
+def has_custom_gradient(ir) -> bool:
+    """Whether a traced graph (or one of its branches or loop bodies) holds a
+    ``tf.custom_gradient`` node."""
+    for node in ir.nodes():
+        if node.op == "custom_gradient":
+            return True
+        if any(hasattr(v, "nodes") and has_custom_gradient(v) for v in node.attrs.values()):
+            return True
+    return False
+
+
+def gradient_split(cf) -> _Split:
+    """The split of ``cf`` with every float input and every variable it reads needing a
+    gradient (what a SavedModel keeps of a function with custom gradients)."""
+    variables = _read_variables(cf)
+    ir = cf.graph.ir
+    needed = tuple(ir.spec((nid, 0)).dtype.is_floating for nid in ir.inputs) + tuple(
+        v.dtype.is_floating for v in variables
+    )
+    return _Split(cf, variables, needed)
+
+
 @register_gradient("function_call")
 def _call_grad(op, *dys):
     if any(t._recording for t in ctx.tapes):

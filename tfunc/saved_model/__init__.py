@@ -10,8 +10,18 @@ can also be run with NumPy alone by ``tfunc/portable.py``.
 
 from .load import contains_saved_model, load
 from .save import DEFAULT_SERVING_SIGNATURE_DEF_KEY, save
+from .save_options import LoadOptions, SaveOptions
 
 SERVING = "serve"
 TRAINING = "train"
 
-__all__ = ["save", "load", "contains_saved_model", "DEFAULT_SERVING_SIGNATURE_DEF_KEY", "SERVING", "TRAINING"]
+__all__ = [
+    "save",
+    "load",
+    "contains_saved_model",
+    "SaveOptions",
+    "LoadOptions",
+    "DEFAULT_SERVING_SIGNATURE_DEF_KEY",
+    "SERVING",
+    "TRAINING",
+]

@@ -26,7 +26,15 @@ from ..function import trace_type as T
 from ..function.concrete import Param, _Slot
 from ..graph.ir import Graph
 from ..ops.registry import REGISTRY
-from .restored import LoadedConcreteFunction, LoadedObject, RestoredFunction, SignatureFunction, SignatureMap
+from .restored import (
+    LoadedConcreteFunction,
+    LoadedObject,
+    RestoredFunction,
+    SavedGradient,
+    SignatureFunction,
+    SignatureMap,
+)
+from .save_options import LoadOptions, check_options
 
 __all__ = ["load", "contains_saved_model"]
 
@@ -418,6 +426,20 @@ def _template(t):
     return cls(*[_template(x) for _, x in t[2]])
 
 
+def _gradient(decoder, name, checked):
+    """A function's saved gradient (``SavedGradient``), ``{"dropped": True}`` or None."""
+    if checked is None or checked == {"dropped": True}:
+        return checked
+    where = decoder.where
+    decoder.where = f"{where}, gradient forward"
+    forward = decoder.decode_graph(checked["forward"])
+    decoder.where = f"{where}, gradient backward"
+    backward = decoder.decode_graph(checked["backward"])
+    decoder.where = where
+    variables = [decoder.variable(v) for v in checked["variables"]]
+    return SavedGradient(name, forward, backward, checked["float_outputs"], checked["has_grad"], variables)
+
+
 def _default(d):
     return inspect.Parameter.empty if d is portable.NO_DEFAULT else d
 
@@ -440,7 +462,8 @@ def _load(export_dir):
         decoder.where = f"function {k} ({name})"
         graph = decoder.decode_graph(checked)
         ps = [Param(n, _KINDS[kind], T.from_value(_type_value(t)), _default(d)) for n, kind, t, d in params]
-        cfs.append(LoadedConcreteFunction(name, ps, _template(outputs), graph))
+        gradient = _gradient(decoder, name, portable.check_gradient(entry, checked, path, k))
+        cfs.append(LoadedConcreteFunction(name, ps, _template(outputs), graph, gradient))
     for node, name, indices in data.body["attachments"]:
         obj = objs[node]
         name = _attribute_name(name, f"function attached to node {node}", allow_call=True)
@@ -469,7 +492,9 @@ def load(export_dir, tags=None, options=None):
     """Loads a SavedModel written by ``tfunc.saved_model.save``: an object with the saved
     object's children, variables and functions as attributes, and ``signatures``.  Raises
     DataLossError (naming the file and the problem) for damaged or hostile files, NotFoundError
-    for ops this tfunc does not have, OSError when there is no SavedModel."""
+    for ops this tfunc does not have, OSError when there is no SavedModel.  ``options``: a
+    :class:`LoadOptions` (TensorFlow's defaults)."""
+    check_options(options, LoadOptions)
     try:
         return _load(export_dir)
     except portable.FormatError as e:

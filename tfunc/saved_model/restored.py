@@ -11,6 +11,7 @@ import collections.abc
 import inspect
 
 from .. import backend as _backend
+from ..api.custom_gradient import custom_gradient
 from ..api.variables import Variable
 from ..autodiff.function_grad import call_with_tape
 from ..core.context import ctx
@@ -24,8 +25,16 @@ from ..module import Module
 from ..optimize.pipeline import OptimizationReport
 from ..plan.lower import lower_graph
 from ..tracing.func_graph import FuncGraph
+from ..tracing.replay import replay
 
-__all__ = ["LoadedObject", "LoadedConcreteFunction", "RestoredFunction", "SignatureFunction", "SignatureMap"]
+__all__ = [
+    "LoadedObject",
+    "LoadedConcreteFunction",
+    "RestoredFunction",
+    "SavedGradient",
+    "SignatureFunction",
+    "SignatureMap",
+]
 
 
 class LoadedObject(Module):
@@ -93,10 +102,74 @@ def graph_variables(g: Graph, found=None) -> dict:
     return found
 
 
+class SavedGradient:
+    """The gradient a SavedModel kept for a function that used ``tf.custom_gradient``: its
+    forward graph (inputs -> outputs, then values the gradient reuses) and backward graph
+    (upstream gradients of the float outputs, then those values -> gradients of the inputs
+    and variables that have one).  A loaded function with one runs, under a tape or inside
+    another trace, as a custom-gradient function whose gradient replays the backward graph;
+    that replay is recorded like any ops, so higher-order gradients see it too."""
+
+    def __init__(self, name, forward: Graph, backward: Graph, float_outputs, has_grad, variables):
+        self.name = name
+        self.forward = expand_fused(forward)
+        self.backward = expand_fused(backward)
+        self.float_outputs = list(float_outputs)
+        self.has_grad = list(has_grad)
+        self.variables = list(variables)
+        self.n_inputs = len(has_grad) - len(variables)
+
+    def call(self, flat: list) -> list:
+        """The function's outputs for its flat input tensors, differentiable by the saved
+        gradient."""
+        n_out = len(self.forward.outputs) - (len(self.backward.inputs) - len(self.float_outputs))
+
+        def function(*inputs):
+            results = replay(self.forward, list(inputs))
+            outputs, saved = list(results[:n_out]), list(results[n_out:])
+
+            def grad_fn(*upstream, variables=None):
+                dys = [upstream[i] for i in self.float_outputs]
+                grads = iter(replay(self.backward, dys + saved))
+                every = [next(grads) if present else None for present in self.has_grad]
+                input_grads = every[: self.n_inputs]
+                if variables is None:
+                    return input_grads
+                by_var = {id(v): g for v, g in zip(self.variables, every[self.n_inputs :])}
+                return input_grads, [by_var.get(id(v)) for v in variables]
+
+            return outputs, grad_fn
+
+        return list(custom_gradient(function)(*flat))
+
+
+class DroppedGradient:
+    """A function saved with ``SaveOptions(experimental_custom_gradients=False)``: its
+    ``tf.custom_gradient`` functions were not kept, so a gradient through it raises what
+    TensorFlow raises where the gradient is not registered."""
+
+    def __init__(self, name, graph: Graph):
+        self.name = name
+        self.graph = graph
+
+    def call(self, flat: list) -> list:
+        def function(*inputs):
+            def grad_fn(*upstream, variables=None):
+                raise LookupError(
+                    "No gradient defined for operation 'IdentityN' (op type: IdentityN): the function "
+                    f"{self.name!r} was saved with tf.saved_model.SaveOptions(experimental_custom_gradients="
+                    "False), so the gradients of its tf.custom_gradient functions were not kept."
+                )
+
+            return list(replay(self.graph, list(inputs))), grad_fn
+
+        return list(custom_gradient(function)(*flat))
+
+
 class LoadedConcreteFunction(ConcreteFunction):
     """A concrete function restored from a SavedModel: runs the saved optimized graph."""
 
-    def __init__(self, name, params, template, optimized: Graph):
+    def __init__(self, name, params, template, optimized: Graph, gradient=None):
         fg = FuncGraph(name)
         fg.ir = expand_fused(optimized)
         fg.variables = graph_variables(optimized)
@@ -114,6 +187,9 @@ class LoadedConcreteFunction(ConcreteFunction):
         self._tensor_params = [p for p in params if T.has_tensors(p.type)]
         self._input_names = input_names(params, None)
         self._var_bindings = []
+        if gradient == {"dropped": True}:
+            gradient = DroppedGradient(name, fg.ir)
+        self._gradient = gradient  # SavedGradient, DroppedGradient or None
 
     def _bind_any(self, args, kwargs):
         """(values, generic): the arguments bound as a call of the traced function, else flat."""
@@ -124,6 +200,8 @@ class LoadedConcreteFunction(ConcreteFunction):
 
     def _call_with_values(self, values):
         """Runs on values already bound to the parameters, recorded on active tapes."""
+        if self._gradient is not None and (ctx.graph is not None or any(t._recording for t in ctx.tapes)):
+            return self._pack_tensors(self._gradient.call(self.flat_tensor_inputs(values)))
         if ctx.tapes and ctx.graph is None:
             outs = call_with_tape(self, self.flat_tensor_inputs(values))
             if outs is not None:

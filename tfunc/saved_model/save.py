@@ -20,6 +20,7 @@ import numpy as np
 
 from .. import portable
 from ..api.variables import Variable
+from ..autodiff.function_grad import gradient_split, has_custom_gradient
 from ..core import nest
 from ..core.dtypes import DType
 from ..core.specs import Spec
@@ -30,6 +31,7 @@ from ..graph.ir import Graph
 from ..module import Trackable, is_trackable
 from ..train.checkpoint import ObjectGraph, write_checkpoint
 from .restored import SignatureMap
+from .save_options import SaveOptions, check_options
 
 __all__ = ["save", "DEFAULT_SERVING_SIGNATURE_DEF_KEY"]
 
@@ -81,8 +83,9 @@ def _concrete_functions(fn) -> list:
 class _Encoder:
     """Writes graphs, parameter types and output structures as JSON; collects constants."""
 
-    def __init__(self, var_nodes):
+    def __init__(self, var_nodes, custom_gradients: bool = True):
         self.var_nodes = var_nodes  # id(variable) -> object-graph node
+        self.custom_gradients = custom_gradients  # SaveOptions.experimental_custom_gradients
         self.constants: dict = {}
         self.where = ""
 
@@ -231,11 +234,33 @@ class _Encoder:
             if d is None or isinstance(d, (bool, int, str)) or (isinstance(d, float) and math.isfinite(d)):
                 entry["default"] = {"literal": d}  # calls that leave it out pick traces made with it
             params.append(entry)
-        return {
+        entry = {
             "name": cf.name,
             "params": params,
             "outputs": self.outputs(cf._template),
             "graph": self.graph(cf.optimized_graph),
+        }
+        if has_custom_gradient(cf.graph.ir):
+            entry["gradient"] = self.gradient(cf) if self.custom_gradients else {"dropped": True}
+        return entry
+
+    def gradient(self, cf: ConcreteFunction) -> dict:
+        """The function's gradient, traced through its ``tf.custom_gradient`` functions: a
+        forward graph (the function's inputs -> its outputs and the values the gradient
+        reuses) and a backward graph (upstream gradients of the float outputs and those
+        values -> gradients of the float inputs, then of the variables it reads)."""
+        split = gradient_split(cf)
+        where = f"function {cf.name!r}, gradient"
+        self.where = where
+        forward = self.graph(split.forward_graph)
+        self.where = where
+        backward = self.graph(split.backward_graph)
+        return {
+            "forward": forward,
+            "backward": backward,
+            "float_outputs": list(split.float_outputs),
+            "has_grad": list(split.has_grad),
+            "variables": [self.attr(v)["variable"] for v in split.variables],
         }
 
 
@@ -309,7 +334,10 @@ def save(obj, export_dir, signatures=None, options=None):
     to it or its children (each with an input signature, and every trace made so far) as its
     optimized graph; ``signatures`` (a function with an input signature, a concrete function,
     or a dict of them) become ``signatures[...]`` of the loaded object.  Without ``signatures``,
-    the root's only function with an input signature (if exactly one) is ``serving_default``."""
+    the root's only function with an input signature (if exactly one) is ``serving_default``.
+    ``options``: a :class:`SaveOptions`; functions using ``tf.custom_gradient`` are saved with
+    their gradient unless ``experimental_custom_gradients=False``."""
+    options = check_options(options, SaveOptions)
     if not isinstance(obj, Trackable) and not hasattr(type(obj), "_trackable_children"):
         raise ValueError(
             "Expected an object of type `Trackable`, such as `tf.Module` or a subclass of the `Trackable` "
@@ -326,7 +354,7 @@ def save(obj, export_dir, signatures=None, options=None):
                 attached.append((i, name, _concrete_functions(fn)))
     graph = ObjectGraph(obj)  # again: tracing may have added variables
     var_nodes = {id(o): i for i, o in enumerate(graph.objects) if isinstance(o, Variable)}
-    enc = _Encoder(var_nodes)
+    enc = _Encoder(var_nodes, options.experimental_custom_gradients)
     functions, index = [], {}
 
     def add(cf):
