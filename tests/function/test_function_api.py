@@ -292,3 +292,22 @@ def test_static_values_of_shapes_are_known_while_tracing_and_dynamic_ones_are_na
 
     with pytest.raises(TypeError, match=r"broadcast_to: `shape` must be known while tracing"):
         dynamic(tf.zeros([3]))
+
+
+def test_a_method_with_an_input_signature_skips_self():
+    class Scale(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.k = tf.Variable(3.0)
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+        def __call__(self, x):
+            return x * self.k
+
+    m = Scale()
+    assert m(tf.constant([1.0, 2.0])).numpy().tolist() == [3.0, 6.0]
+    assert m(tf.constant([1.0, 2.0, 4.0])).numpy().tolist() == [3.0, 6.0, 12.0]
+    assert type(m).__call__.input_signature == (tf.TensorSpec([None], tf.float32),)
+    assert m.__call__.experimental_get_tracing_count() == 1  # one trace for the signature
+    with pytest.raises(TypeError):
+        m(tf.constant([1.0]), tf.constant([2.0]))  # beyond the signature

@@ -59,6 +59,12 @@ def test_variable_returned_through_a_python_conditional(flag):
     with tf.GradientTape() as tape:
         y = f(flag)
     assert float(tape.gradient(y, v)) == (1.0 if flag else 2.0)
+    # eagerly too: the variable itself is the result (once None here, while 1.0 in a function)
+    x = tf.constant(1.0 if flag else -1.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        r = v if x > 0.0 else v**2
+    assert float(tape.gradient(r, v)) == (1.0 if flag else 4.0)
 
 
 def test_persistent_tape_around_a_function():

@@ -896,7 +896,17 @@ def test_converted_lambda_stages_a_conditional():
     assert "cond" in [n.op for n in f.get_concrete_function(tf.constant(1)).graph.as_graph_def().node]
 
 
+@tf.function
+def _countdown(n):  # at module level: the name is looked up in the module's globals
+    if n > 0:
+        return _countdown(n - 1)
+    return n
+
+
 def test_recursive_function_gives_a_recursion_error():
+    with pytest.raises(RecursionError, match="called itself"):
+        _countdown(tf.constant(3))  # once a KeyError for the name, from the converted code
+
     @tf.function
     def countdown(n):
         if n > 0:
