@@ -53,3 +53,61 @@ def test_full_reductions_bind_numpy_directly_and_agree_with_the_kernel(rng):
         assert s.dtype.as_numpy_dtype == dt and s.numpy() == np.add.reduce(x, axis=None, dtype=dt)
         np.testing.assert_array_equal(p.numpy(), np.multiply.reduce(x, axis=1, dtype=dt))
         assert k.shape == (1, 1)
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_a_static_split_is_slicing_written_into_the_plan(rng, axis):
+    x = rng.standard_normal((6, 9)).astype(np.float32)
+    sizes = [2, 0, 4] if axis == 0 else [3, 5, 0, 1]
+
+    def f(t):
+        return [p * 2.0 for p in tf.split(t, sizes, axis=axis)]
+
+    static = tf.function(f).get_concrete_function(tf.TensorSpec([6, 9]))
+    lead = "" if axis == 0 else ":, "
+    bounds = np.cumsum([0] + sizes)
+    for start, stop in zip(bounds[:-1], bounds[1:]):
+        assert f"[{lead}{start}:{stop}]" in static.plan.source
+    unknown = tf.function(f).get_concrete_function(tf.TensorSpec([None, None]))  # the kernel checks sizes
+    assert f"[{lead}0:{sizes[0]}]" not in unknown.plan.source
+    expected = [p * 2 for p in np.split(x, np.cumsum(sizes)[:-1], axis=axis)]
+    for cf in (static, unknown):
+        got = cf(tf.constant(x))
+        assert [g.shape for g in got] == [e.shape for e in expected]
+        for g, e in zip(got, expected):
+            np.testing.assert_array_equal(g.numpy(), e)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="do not add up"):
+        unknown(tf.constant(np.ones((7, 10), np.float32)))
+
+
+def test_split_views_share_the_input_memory():
+    f = tf.function(lambda t: tf.split(t, [1, 2], axis=1))
+    cf = f.get_concrete_function(tf.TensorSpec([2, 3], tf.int32))
+    source = cf.plan.source
+    assert "[:, 0:1], " in source and "[:, 1:3]," in source
+    a, b = cf(tf.constant([[1, 2, 3], [4, 5, 6]]))
+    assert a.numpy().tolist() == [[1], [4]] and b.numpy().tolist() == [[2, 3], [5, 6]]
+
+
+def test_small_static_products_bind_numpy_matmul(rng):
+    from tfunc.backend.numpy.kernels import specialized
+
+    S = tf.TensorSpec
+    small = [S([3, 4]), S([4, 5])]
+    assert specialized("matmul", {"transpose_a": False, "transpose_b": False}, small) is np.matmul
+    assert specialized("matmul", {"transpose_a": True, "transpose_b": False}, small) is None
+    assert specialized("matmul", {}, [S([None, 4]), S([4, 5])]) is None
+    assert specialized("matmul", {}, [S([2, 3, 4]), S([4, 5])]) is None  # batched: the wrapper
+    assert specialized("matmul", {}, [S([3, 4], tf.int32), S([4, 5], tf.int32)]) is None
+    assert specialized("matmul", {}, [S([3, 4], tf.bfloat16), S([4, 5], tf.bfloat16)]) is None
+    assert specialized("matmul", {}, [S([3000, 3000]), S([3000, 3000])]) is None  # split over both cores
+
+    x, w, b = (rng.standard_normal(s).astype(np.float32) for s in ((3, 4), (4, 5), (5,)))
+
+    @tf.function
+    def dense(x, w, b):
+        return tf.tanh(tf.matmul(x, w) + b), tf.matmul(x, w, transpose_b=False)
+
+    y, p = dense(tf.constant(x), tf.constant(w), tf.constant(b))
+    np.testing.assert_allclose(y.numpy(), np.tanh(x @ w + b), rtol=1e-6)
+    np.testing.assert_allclose(p.numpy(), x @ w, rtol=1e-6)

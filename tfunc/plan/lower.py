@@ -33,7 +33,7 @@ from ..core.options import optimizer as _options
 from ..eager.dispatch import runtime_error
 from ..graph.interpreter import Interpreter
 from ..ops.registry import REGISTRY
-from . import control_flow, dataset_loop, fused  # noqa: F401  (register their lowering rules)
+from . import control_flow, dataset_loop, fused, views  # noqa: F401  (register their lowering rules)
 from .capture import Segment, partition
 from .rules import LOWERINGS
 from .scalars import operator_of, scalar_constant

@@ -29,6 +29,7 @@ import numpy as np
 from ...ops.registry import REGISTRY
 from ...plan.source import compile_source, hold
 from . import threads
+from .kernels import specialized
 
 BLOCK = 1 << 16  # elements per block (256 KiB of float32: stays in L2)
 BLOCK_MIN = 1 << 17  # below this, one pass over whole arrays
@@ -49,7 +50,13 @@ class _Partial:
         return self.impl(np, *args, out=out, **self.attrs)
 
 
-def kernel_for(op_name, attrs):
+def kernel_for(op_name, attrs, arg_specs=None):
+    """The callable of one step; ``arg_specs`` (its inputs' specs, where known) lets a
+    specialized NumPy callable stand in (``kernels.specialized``)."""
+    if arg_specs is not None:
+        direct = specialized(op_name, attrs, arg_specs)
+        if direct is not None:
+            return direct
     op = REGISTRY[op_name]
     if op.ufunc is not None and not attrs:
         return getattr(np, op.ufunc)
@@ -92,7 +99,7 @@ class _Source:
         return fn
 
 
-def _emit_chain(src, steps, outputs, inputs, new_buffer, out_target=None):
+def _emit_chain(src, steps, outputs, inputs, new_buffer, out_target=None, in_specs=None):
     """Lines computing each step into reusable buffers.
 
     ``new_buffer(dtype) -> (name, allocation expr)``; ``out_target(step)`` names where an
@@ -112,7 +119,10 @@ def _emit_chain(src, steps, outputs, inputs, new_buffer, out_target=None):
         for a in dict.fromkeys(args):
             if a[0] == "s" and last.get(a[1]) == j and where[a[1]] in owned:
                 free.setdefault(steps[a[1]][3].dtype, []).append(where[a[1]])
-        k = src.bind(kernel_for(op_name, attrs))
+        specs = None
+        if in_specs is not None:
+            specs = [in_specs[a[1]] if a[0] == "in" else steps[a[1]][3] for a in args]
+        k = src.bind(kernel_for(op_name, attrs, specs))
         if REGISTRY[op_name].epilogue_producer:  # a leading product: its fresh result is the buffer
             target = f"c{j}"
             src.step_line(f"{target} = {k}({', '.join(names)})", j)
@@ -166,7 +176,12 @@ def build_cpu_kernel(attrs, name="fused"):
         empty = src.bind(np.empty)
         counter = itertools.count()
         where = _emit_chain(
-            src, steps, outputs, inputs, lambda dt: (f"b{next(counter)}", f"{empty}(shape, {src.bind(dt._np)})")
+            src,
+            steps,
+            outputs,
+            inputs,
+            lambda dt: (f"b{next(counter)}", f"{empty}(shape, {src.bind(dt._np)})"),
+            in_specs=attrs["in_specs"],
         )
     results = [where[j] for j in outputs]
     if reduce_ is not None:

@@ -14,11 +14,31 @@ import functools
 
 import numpy as np
 
+from .matmul import _PARALLEL_FLOPS
+
 _REDUCING_UFUNCS = {"reduce_sum": np.add, "reduce_prod": np.multiply}
+
+
+def _small_matmul(attrs, in_specs):
+    """``np.matmul`` itself for a product of two matrices of static shapes, no transposes, one
+    float or complex dtype (NumPy's result keeps it) and too small to be split over both
+    cores: what ``matmul.matmul`` would end up calling, without its checks."""
+    if attrs.get("transpose_a") or attrs.get("transpose_b"):
+        return None
+    a, b = in_specs
+    if a.shape is None or b.shape is None or len(a.shape) != 2 or len(b.shape) != 2:
+        return None
+    if None in a.shape or None in b.shape or a.dtype != b.dtype or a.dtype._np.kind not in "fc":
+        return None
+    if 2.0 * a.shape[0] * a.shape[1] * b.shape[1] >= _PARALLEL_FLOPS:
+        return None
+    return np.matmul
 
 
 def specialized(op_name: str, attrs: dict, in_specs) -> object | None:
     """A callable computing the node from its input arrays, or None (use the op's kernel)."""
+    if op_name == "matmul":
+        return _small_matmul(attrs, in_specs)
     ufunc = _REDUCING_UFUNCS.get(op_name)
     if ufunc is not None:
         (spec,) = in_specs
