@@ -91,8 +91,11 @@ def test_split_views_share_the_input_memory():
 
 def test_small_static_products_bind_numpy_matmul(rng):
     from tfunc.backend.numpy.kernels import specialized
+    from tfunc.core.specs import Spec
 
-    S = tf.TensorSpec
+    def S(shape, dtype=tf.float32):  # what lowering passes: shape tuples
+        return Spec(tuple(shape), dtype)
+
     small = [S([3, 4]), S([4, 5])]
     assert specialized("matmul", {"transpose_a": False, "transpose_b": False}, small) is np.matmul
     assert specialized("matmul", {"transpose_a": True, "transpose_b": False}, small) is None
@@ -111,3 +114,28 @@ def test_small_static_products_bind_numpy_matmul(rng):
     y, p = dense(tf.constant(x), tf.constant(w), tf.constant(b))
     np.testing.assert_allclose(y.numpy(), np.tanh(x @ w + b), rtol=1e-6)
     np.testing.assert_allclose(p.numpy(), x @ w, rtol=1e-6)
+
+
+def test_a_vector_sum_binds_the_bare_reduce_and_keeps_the_dtype(rng):
+    from tfunc.backend.numpy.kernels import specialized
+    from tfunc.core.specs import Spec
+
+    def S(shape, dtype=tf.float32):  # what lowering passes: shape tuples (None: unknown)
+        return Spec(None if shape is None else tuple(shape), dtype)
+
+    full = {"axis": None, "keepdims": False}
+    assert specialized("reduce_sum", full, [S([5])]) == np.add.reduce
+    assert specialized("reduce_sum", {"axis": (0,), "keepdims": False}, [S([5], tf.float64)]) == np.add.reduce
+    for spec in (S([5], tf.int32), S([5], tf.float16), S([2, 3]), S([None, 3]), S(None)):
+        assert specialized("reduce_sum", full, [spec]) != np.add.reduce
+    assert specialized("reduce_sum", {"axis": None, "keepdims": True}, [S([5])]) != np.add.reduce
+    for dt in (np.float32, np.float64, np.int32, np.float16):
+        x = (rng.standard_normal(7) * 4).astype(dt)
+        s, p = tf.function(lambda t: (tf.reduce_sum(t), tf.reduce_prod(t)))(tf.constant(x))
+        assert s.dtype.as_numpy_dtype == dt and p.dtype.as_numpy_dtype == dt
+        np.testing.assert_array_equal(s.numpy(), np.add.reduce(x, dtype=dt))
+        np.testing.assert_array_equal(p.numpy(), np.multiply.reduce(x, dtype=dt))
+    f = _loop()
+    np.testing.assert_allclose(
+        f(tf.constant([0.5, 0.75], tf.float32)).numpy(), np.tanh(np.tanh([0.5, 0.75])), rtol=1e-6
+    )
