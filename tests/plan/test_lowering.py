@@ -139,3 +139,25 @@ def test_a_vector_sum_binds_the_bare_reduce_and_keeps_the_dtype(rng):
     np.testing.assert_allclose(
         f(tf.constant([0.5, 0.75], tf.float32)).numpy(), np.tanh(np.tanh([0.5, 0.75])), rtol=1e-6
     )
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64, np.float16, np.int32])
+def test_fused_sigmoid_and_division_agree_with_numpy(rng, dt):
+    # float sigmoid is written into the fused kernel and float division binds np.true_divide;
+    # float16 keeps the impls, integers divide into floats as TensorFlow's truediv does
+    x = (rng.standard_normal((3, 50)) * 3).astype(dt)
+    if dt is np.int32:
+        f = tf.function(lambda t: (t * 2 + 1) / (t * t + 1))
+        expected = ((x * 2 + 1) / (x * x + 1)).astype(np.float64)
+        got = f(tf.constant(x))
+        assert got.dtype == tf.float64
+        np.testing.assert_allclose(got.numpy(), expected)
+        return
+    f = tf.function(lambda t: tf.sigmoid(t * 0.5 + 0.25) / 3.0 - t)
+    wide = x.astype(np.float64)
+    expected = 1 / (1 + np.exp(-(wide * 0.5 + 0.25))) / 3.0 - wide
+    got = f(tf.constant(x))
+    assert got.dtype.as_numpy_dtype == dt
+    np.testing.assert_allclose(got.numpy(), expected, rtol=2e-3 if dt is np.float16 else 1e-5, atol=1e-3)
+    ops = [n.op for n in f.get_concrete_function(tf.constant(x)).optimized_graph.nodes()]
+    assert "fused_elementwise" in ops and "sigmoid" not in ops
