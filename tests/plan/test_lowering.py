@@ -143,8 +143,8 @@ def test_a_vector_sum_binds_the_bare_reduce_and_keeps_the_dtype(rng):
 
 @pytest.mark.parametrize("dt", [np.float32, np.float64, np.float16, np.int32])
 def test_fused_sigmoid_and_division_agree_with_numpy(rng, dt):
-    # float sigmoid is written into the fused kernel and float division binds np.true_divide;
-    # float16 keeps the impls, integers divide into floats as TensorFlow's truediv does
+    # float division binds np.true_divide, float16 keeps the impl, integers divide into
+    # floats as TensorFlow's truediv does; sigmoid runs inside the fused kernel
     x = (rng.standard_normal((3, 50)) * 3).astype(dt)
     if dt is np.int32:
         f = tf.function(lambda t: (t * 2 + 1) / (t * t + 1))

@@ -118,11 +118,13 @@ class SavedGradient:
         self.has_grad = list(has_grad)
         self.variables = list(variables)
         self.n_inputs = len(has_grad) - len(variables)
+        # the forward graph gives the outputs, then one value per backward input after the dys
+        self.n_outputs = len(self.forward.outputs) - (len(self.backward.inputs) - len(self.float_outputs))
 
     def call(self, flat: list) -> list:
         """The function's outputs for its flat input tensors, differentiable by the saved
         gradient."""
-        n_out = len(self.forward.outputs) - (len(self.backward.inputs) - len(self.float_outputs))
+        n_out = self.n_outputs  # read once, not in each call of the closure
 
         def function(*inputs):
             results = replay(self.forward, list(inputs))

@@ -87,11 +87,10 @@ class GraphStore:
         self._refs: tuple = ()
 
     def freeze(self) -> None:
-        """Replaces the graph by its frozen form (a no-op for a nested trace, whose graph
-        refers to an enclosing one that is still being built)."""
+        """Replaces the graph by its frozen form (once: a frozen store stays as it is)."""
         with _LOCK:
             g = self._graph
-            if g is None or g.outer is not None:
+            if g is None:
                 return
             refs: list = []
             buf = io.BytesIO()

@@ -139,22 +139,9 @@ def _emit_chain(src, steps, outputs, inputs, new_buffer, out_target=None, in_spe
                 target, alloc = new_buffer(spec.dtype)
                 src.lines.append(f"{target} = {alloc}")
                 owned.add(target)
-        if op_name == "sigmoid" and spec.dtype._np.kind == "f" and spec.dtype._np.itemsize >= 4:
-            _emit_sigmoid(src, names[0], target, j)
-        else:
-            src.step_line(f"{k}({', '.join(names)}, out={target})", j)
+        src.step_line(f"{k}({', '.join(names)}, out={target})", j)
         where[j] = target
     return where
-
-
-def _emit_sigmoid(src, x, target, step):
-    """The sigmoid impl's passes (0.5 * tanh(0.5 x) + 0.5) written into the kernel: no impl
-    frame per call.  A Python float keeps the array's dtype (NEP 50)."""
-    mul, tanh, add = src.bind(np.multiply), src.bind(np.tanh), src.bind(np.add)
-    src.step_line(f"{mul}({x}, 0.5, out={target})", step)
-    src.step_line(f"{tanh}({target}, out={target})", step)
-    src.step_line(f"{mul}({target}, 0.5, out={target})", step)
-    src.step_line(f"{add}({target}, 0.5, out={target})", step)
 
 
 def build_cpu_kernel(attrs, name="fused"):
