@@ -161,3 +161,43 @@ def test_fused_sigmoid_and_division_agree_with_numpy(rng, dt):
     np.testing.assert_allclose(got.numpy(), expected, rtol=2e-3 if dt is np.float16 else 1e-5, atol=1e-3)
     ops = [n.op for n in f.get_concrete_function(tf.constant(x)).optimized_graph.nodes()]
     assert "fused_elementwise" in ops and "sigmoid" not in ops
+
+
+def test_impl_constants_are_read_only_zero_d_arrays_of_the_operand_dtype(rng):
+    # relu/relu6/sigmoid/elu/softplus take their constants as cached 0-d arrays of the
+    # operand's dtype on NumPy (no scalar conversion per call; maximum keeps its vector loop)
+    import ml_dtypes
+
+    from tfunc.ops import math as m
+
+    for dt in (np.float16, ml_dtypes.bfloat16, np.float32, np.float64, np.int8, np.uint8, np.int64):
+        x = np.zeros(3, dt)
+        half, zero = m._HALF.of(np, x), m._ZERO.of(np, x)
+        assert zero.shape == () and zero.dtype == x.dtype and not zero.flags.writeable
+        assert zero is m._ZERO.of(np, x)  # cached per dtype
+        assert half.dtype == x.dtype
+        with pytest.raises(ValueError):
+            zero[()] = 1
+    assert type(m._ZERO.of(None, np.zeros(2, np.float32))) is np.float32  # another array module: a scalar
+
+    # an op writing into its out= buffer never reaches the shared constant
+    for dt in (np.float32, np.float16, np.float64):
+        x = (rng.standard_normal(257) * 4).astype(dt)
+        x[:3] = (np.inf, -np.inf, np.nan)
+
+        @tf.function
+        def acts(t):
+            return tf.nn.relu(t), tf.nn.relu6(t * 2.0), tf.sigmoid(t) * 3.0, tf.nn.elu(t), tf.nn.softplus(t)
+
+        eager = [
+            a.numpy() for a in (tf.nn.relu(x), tf.nn.relu6(x * 2), tf.sigmoid(x) * 3, tf.nn.elu(x), tf.nn.softplus(x))
+        ]
+        for _ in range(2):
+            for got, want in zip(acts(tf.constant(x)), eager):
+                assert got.dtype.as_numpy_dtype == dt
+                np.testing.assert_array_equal(got.numpy(), want)
+        wide = x.astype(np.float64)
+        np.testing.assert_array_equal(eager[0], np.maximum(wide, 0).astype(dt))
+        tol = 3e-3 if dt is np.float16 else 1e-6  # 0.5 tanh(x/2) + 0.5: absolute, not relative, accuracy near 0
+        np.testing.assert_allclose(eager[2], 3 / (1 + np.exp(-wide)), rtol=tol, atol=tol)
+        assert m._ZERO[np.dtype(dt)][()] == 0 and m._HALF[np.dtype(dt)][()] == 0.5 and m._SIX[np.dtype(dt)][()] == 6

@@ -93,15 +93,17 @@ def _flatten_outputs(fg: FuncGraph, outputs, fn_name: str):
 
 def _make_packer(template, specs):
     """``pack(output arrays) -> the function's return structure``, built once per concrete
-    function: plain source for slots in lists and tuples, a walk for other containers."""
-    make = EagerTensor._make
+    function: plain source for slots in lists and tuples (each output tensor made in the
+    packer's own frame), a walk for other containers."""
     dts = [s.dtype for s in specs]
-    bound: dict = {"make": make}
+    bound: dict = {"new": object.__new__, "ET": EagerTensor}
+    lines: list = []
 
     def expr(x):
         if isinstance(x, _Slot):
             bound[f"d{x.i}"] = dts[x.i]
-            return f"make(o[{x.i}], d{x.i})"
+            lines.append(f"t{len(lines)} = new(ET); t{len(lines)}._value = o[{x.i}]; t{len(lines)}._dtype = d{x.i}")
+            return f"t{len(lines) - 1}"
         if x is None:
             return "None"
         if type(x) is list:
@@ -112,7 +114,8 @@ def _make_packer(template, specs):
         bound[name] = functools.partial(_pack_walk, x, dts)
         return f"{name}(o)"
 
-    source = f"def pack(o):\n    return {expr(template)}\n"
+    result = expr(template)
+    source = "def pack(o):\n" + "".join(f"    {line}\n" for line in lines) + f"    return {result}\n"
     exec(compile(source, "<tfunc-output-packer>", "exec"), bound)
     return bound["pack"]
 

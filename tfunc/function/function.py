@@ -207,7 +207,18 @@ class Function:
         self._calls += 1
         if not kwargs and ctx.graph is None and not ctx.tapes and not run_functions_eagerly_flag.value:
             flat: list = []
-            key = _fast_key(args, flat)
+            parts: list = []
+            for a in args:  # the usual call, tensors only, keyed here as _fast_key keys it
+                if type(a) is not EagerTensor:
+                    flat = []
+                    key = _fast_key(args, flat)
+                    break
+                v = a._value
+                parts.append(v.shape)
+                parts.append(a._dtype)
+                flat.append(v)
+            else:
+                key = tuple(parts)
             if key is not None:
                 cf = self._fast.get(key)
                 if cf is not None:
