@@ -211,3 +211,19 @@ def test_variable_arguments_after_their_trace_was_dropped(cache_size):
     assert bump(b).numpy().tolist() == [2.0, 4.0, 6.0]  # drops a's trace
     assert bump(a).numpy().tolist() == [4.0, 8.0]  # traced again, bound to a
     assert bump.experimental_get_tracing_count() == 3
+
+
+def test_a_repeated_tensor_call_is_answered_from_the_fast_cache(monkeypatch):
+    # the call path keys tensor-only arguments inline; its key must be the one the slow path
+    # stored, or every call would silently bind its arguments again
+    f = tf.function(lambda a, b: a * b + 1.0)
+    x, y = tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])
+    f(x, y)
+    f(x, y)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the call left the fast path")
+
+    monkeypatch.setattr(f, "_call_slow", refuse)
+    np.testing.assert_array_equal(f(x, y).numpy(), [4.0, 9.0])
+    np.testing.assert_array_equal(f(y, x).numpy(), [4.0, 9.0])

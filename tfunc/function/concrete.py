@@ -102,8 +102,9 @@ def _make_packer(template, specs):
     def expr(x):
         if isinstance(x, _Slot):
             bound[f"d{x.i}"] = dts[x.i]
-            lines.append(f"t{len(lines)} = new(ET); t{len(lines)}._value = o[{x.i}]; t{len(lines)}._dtype = d{x.i}")
-            return f"t{len(lines) - 1}"
+            t = f"t{len(lines)}"
+            lines.append(f"{t} = new(ET); {t}._value = o[{x.i}]; {t}._dtype = d{x.i}")
+            return t
         if x is None:
             return "None"
         if type(x) is list:

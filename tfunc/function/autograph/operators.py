@@ -566,6 +566,7 @@ def _stage_loop(test, body, get_state, set_state, names, opts, extra_init=(), ex
 def stage_dataset_loop(handle, element_spec, extra_test, body, get_state, set_state, names, opts=None):
     """``for x in dataset`` (or iterator) while tracing: a ``ReduceDataset`` node."""
     if opts and opts.get("loop_else"):
+        # NOTE: deliberate: TensorFlow's AutoGraph refuses `else` on a dataset loop with this class and message
         raise NotImplementedError("for/else statement not yet supported")
     init = get_state()
     if any(isinstance(v, UndefinedReturnValue) for v in init):
