@@ -16,6 +16,7 @@ from ..core.errors import IncompatibleShapesError, InvalidArgumentError, Unsuppo
 from ..core.shapes import format_shape, shapes_compatible
 from ..core.specs import Spec
 from . import sampling as S
+from .host_constants import Typed, widen
 from .infer import (
     BOOL,
     COMPLEX,
@@ -44,30 +45,8 @@ def _scratch(xp, x, out):
     return out if out is not None else xp.empty(xp.shape(x), x.dtype)
 
 
-class _Typed(dict):
-    """One constant of the impls, per NumPy dtype, as a cached read-only 0-d array.
-
-    A ufunc takes a 0-d operand of its own dtype with no scalar conversion: on 100
-    float32 elements that is about 2K instructions less per call than a Python float or a
-    NumPy scalar, and ``maximum``/``minimum`` keep their vector loop (with a scalar operand
-    they run about 3x slower on large arrays)."""
-
-    def __init__(self, value):
-        super().__init__()
-        self.value = value
-
-    def __missing__(self, dtype):
-        c = np.array(self.value, dtype)
-        c.setflags(write=False)
-        self[dtype] = c
-        return c
-
-    def of(self, xp, x):
-        """The constant for ``x``: the cached 0-d array on NumPy, a scalar of its dtype elsewhere."""
-        return self[x.dtype] if xp is np else x.dtype.type(self.value)
-
-
-_ZERO, _HALF, _SIX = _Typed(0), _Typed(0.5), _Typed(6)
+# constants of the impls: cached 0-d arrays per dtype (see host_constants)
+_ZERO, _HALF, _SIX = Typed(0), Typed(0.5), Typed(6)
 
 
 # --- unary -------------------------------------------------------------------
@@ -187,7 +166,7 @@ sigmoid_op = _def_unary("sigmoid", impl=_sigmoid_impl, cuda="out0 = tf_sigmoid(i
 
 
 def _relu_impl(xp, x, out=None):
-    return xp.maximum(x, _ZERO.of(xp, x), out=out)
+    return xp.maximum(x, _ZERO.extremum_operand(xp, x), out=out)
 
 
 relu_op = _def_unary(
@@ -201,8 +180,8 @@ relu_op = _def_unary(
 
 
 def _relu6_impl(xp, x, out=None):
-    o = xp.maximum(x, _ZERO.of(xp, x), out=_scratch(xp, x, out))
-    return xp.minimum(o, _SIX.of(xp, x), out=o)
+    o = xp.maximum(x, _ZERO.extremum_operand(xp, x), out=_scratch(xp, x, out))
+    return xp.minimum(o, _SIX.extremum_operand(xp, x), out=o)
 
 
 relu6_op = _def_unary(
@@ -217,7 +196,7 @@ relu6_op = _def_unary(
 
 def _elu_impl(xp, x, out=None):
     # Reads x before writing out: safe when out is x's own buffer (fused kernels reuse it).
-    neg = xp.expm1(xp.minimum(x, _ZERO.of(xp, x)))
+    neg = xp.expm1(xp.minimum(x, _ZERO.extremum_operand(xp, x)))
     r = xp.where(x > 0, x, neg)
     if out is None:
         return r
@@ -239,7 +218,7 @@ def _softplus_impl(xp, x, out=None):
     xp.negative(t, out=t)
     xp.exp(t, out=t)
     xp.log1p(t, out=t)
-    return xp.add(xp.maximum(x, _ZERO.of(xp, x), out=_scratch(xp, x, out)), t, out=out)
+    return xp.add(xp.maximum(x, _ZERO.extremum_operand(xp, x), out=_scratch(xp, x, out)), t, out=out)
 
 
 softplus_op = _def_unary(
@@ -556,8 +535,8 @@ def _clip_infer(specs, attrs):
 # TensorFlow's order, ``maximum(minimum(t, max), min)``: when min > max, min wins (NumPy's
 # clip applies the bounds the other way round and lets max win).
 def _clip_impl(xp, x, lo, hi, out=None):
-    r = xp.minimum(x, hi, out=out)
-    r = xp.maximum(r, lo, out=r if out is not None else None)
+    r = xp.minimum(x, widen(xp, hi, x), out=out)
+    r = xp.maximum(r, widen(xp, lo, r), out=r if out is not None else None)
     if out is None and r.shape != x.shape:  # shapes unknown while tracing (a fused chain's buffer
         # has the chain's shape: inference checked the member)
         raise IncompatibleShapesError(

@@ -26,12 +26,13 @@ import itertools
 
 import numpy as np
 
+from ...ops.host_constants import FULL_MAX, FULL_MIN
 from ...ops.registry import REGISTRY
 from ...plan.source import compile_source, hold
 from . import threads
-from .kernels import specialized
+from .kernels import EXTREMA, specialized
 
-BLOCK = 1 << 16  # elements per block (256 KiB of float32: stays in L2)
+BLOCK = FULL_MAX  # elements per block (256 KiB of float32: stays in L2; widened operands fit one)
 BLOCK_MIN = 1 << 17  # below this, one pass over whole arrays
 PARALLEL_MIN = 1 << 18  # below this, a second thread costs more than it saves
 
@@ -99,11 +100,13 @@ class _Source:
         return fn
 
 
-def _emit_chain(src, steps, outputs, inputs, new_buffer, out_target=None, in_specs=None):
+def _emit_chain(src, steps, outputs, inputs, new_buffer, out_target=None, in_specs=None, large=True):
     """Lines computing each step into reusable buffers.
 
     ``new_buffer(dtype) -> (name, allocation expr)``; ``out_target(step)`` names where an
-    output step must be written (blocked mode), or None.  Returns step -> expression."""
+    output step must be written (blocked mode), or None; ``large``: the arrays may have
+    ``FULL_MIN`` elements or more (``maximum``/``minimum`` then widen one-element operands).
+    Returns step -> expression."""
     last = {}
     for j, (_, args, _, _) in enumerate(steps):
         for a in args:
@@ -122,7 +125,8 @@ def _emit_chain(src, steps, outputs, inputs, new_buffer, out_target=None, in_spe
         specs = None
         if in_specs is not None:
             specs = [in_specs[a[1]] if a[0] == "in" else steps[a[1]][3] for a in args]
-        k = src.bind(kernel_for(op_name, attrs, specs))
+        extremum = EXTREMA.get(op_name) if large and not attrs else None
+        k = src.bind(extremum if extremum is not None else kernel_for(op_name, attrs, specs))
         if REGISTRY[op_name].epilogue_producer:  # a leading product: its fresh result is the buffer
             target = f"c{j}"
             src.step_line(f"{target} = {k}({', '.join(names)})", j)
@@ -182,6 +186,7 @@ def build_cpu_kernel(attrs, name="fused"):
             inputs,
             lambda dt: (f"b{next(counter)}", f"{empty}(shape, {src.bind(dt._np)})"),
             in_specs=attrs["in_specs"],
+            large=not static or int(np.prod(shape)) >= FULL_MIN,
         )
     results = [where[j] for j in outputs]
     if reduce_ is not None:

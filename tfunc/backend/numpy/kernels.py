@@ -14,6 +14,7 @@ import functools
 
 import numpy as np
 
+from ...ops.host_constants import full_operand
 from .matmul import _PARALLEL_FLOPS
 
 _REDUCING_UFUNCS = {"reduce_sum": np.add, "reduce_prod": np.multiply}
@@ -56,3 +57,24 @@ def specialized(op_name: str, attrs: dict, in_specs) -> object | None:
             return ufunc.reduce
         return functools.partial(ufunc.reduce, axis=axis, dtype=spec.dtype._np, keepdims=attrs["keepdims"])
     return None
+
+
+class _Extremum:
+    """``maximum``/``minimum`` in a fused kernel over many elements: a one-element operand
+    (``maximum(y, 0.1)``'s constant) goes in as a full read-only block, which keeps NumPy's
+    vector loop (``ops.host_constants``: about 3x faster on a 65,536-element block)."""
+
+    __slots__ = ("ufunc",)
+
+    def __init__(self, ufunc):
+        self.ufunc = ufunc
+
+    def __call__(self, a, b, out=None):
+        if b.size == 1:
+            b = full_operand(b, a)
+        elif a.size == 1:
+            a = full_operand(a, b)
+        return self.ufunc(a, b, out=out)
+
+
+EXTREMA = {"maximum": _Extremum(np.maximum), "minimum": _Extremum(np.minimum)}
