@@ -64,3 +64,37 @@ def test_the_optimizer_gives_the_same_graph_either_way():
     x = np.arange(12, dtype=np.float32).reshape(3, 4) / 10
     f = tf.function(lambda x, y: tf.reduce_sum(tf.tanh(x) * 2.0 + y))
     np.testing.assert_allclose(f(x, x).numpy(), np.sum(np.tanh(x) * 2 + x), rtol=1e-5)
+
+
+def _generic_build(records):
+    import networkx as nx
+
+    g = nx.MultiDiGraph()
+    g.add_nodes_from((nid, {"node": n}) for nid, n in records.items())
+    g.add_edges_from(
+        (src, nid, ("d", slot), {"out": idx}) for nid, n in records.items() for slot, (src, idx) in enumerate(n.inputs)
+    )
+    g.add_edges_from((src, nid, ("c", i)) for nid, n in records.items() for i, src in enumerate(n.control))
+    return g
+
+
+def test_the_view_equals_networkxs_own_build_and_stays_a_working_graph():
+    import networkx as nx
+
+    g = _rewrite(_traced().copy())
+    sq = g.add_node("multiply", [(g.inputs[1], 0), (g.inputs[1], 0)], {}, g.node(g.inputs[1]).outputs)  # y * y
+    g.add_control(sq.id, g.inputs[0])  # a control edge beside no data edge
+    g.add_control(sq.id, next(n.id for n in g.nodes() if n.op == "negative"))
+    g.compact()
+    view, want = g.nx, _generic_build(g._records)
+    assert list(view.nodes(data=True)) == list(want.nodes(data=True))  # same nodes, data, order
+    assert list(view.edges(keys=True, data=True)) == list(want.edges(keys=True, data=True))
+    assert list(view.in_edges(keys=True, data=True)) == list(want.in_edges(keys=True, data=True))
+    for u, v in view.edges():  # one key dict per edge pair, shared by both directions, as add_edge makes it
+        assert view._succ[u][v] is view._pred[v][u]
+    assert g.users(g.inputs[1]).count(sq) == 1 and len(g.uses((g.inputs[1], 0))) >= 2
+    assert nx.is_directed_acyclic_graph(view) and list(nx.topological_sort(view))
+    verify_graph(g, "view built from the records")
+    g.remove_node(sq.id)  # networkx's own mutators work on the directly built structures
+    assert sq.id not in view and view.number_of_edges() == want.number_of_edges() - 4
+    verify_graph(g, "after a removal")
