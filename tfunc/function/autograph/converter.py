@@ -38,6 +38,7 @@ import tokenize
 import types
 
 from ...core.errors import StagingError
+from .ast_walk import children, fix_missing_locations, walk
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -71,7 +72,7 @@ def _walk_scope(stmts):
         yield node
         if isinstance(node, _SCOPES + _COMPREHENSIONS):
             continue
-        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+        stack.extend(reversed(children(node)))
 
 
 def assigned_names(stmts) -> list:
@@ -81,7 +82,7 @@ def assigned_names(stmts) -> list:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             out.append(node.name)
         elif isinstance(node, (ast.Lambda,) + _COMPREHENSIONS):
-            for sub in ast.walk(node):
+            for sub in walk(node):
                 if isinstance(sub, ast.NamedExpr):
                     _target_names(sub.target, out)
         elif isinstance(node, ast.Assign):
@@ -146,7 +147,7 @@ def _composite_base(node):
 
 
 def _names_in(node) -> set:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    return {n.id for n in walk(node) if isinstance(n, ast.Name)}
 
 
 def assigned_composites(stmts, simple_names) -> list:
@@ -196,7 +197,7 @@ def _contains(stmts, kinds, into_loops=True) -> bool:
             return False
         if not into_loops and isinstance(node, (ast.For, ast.While, ast.AsyncFor)):
             return False
-        return any(visit(c) for c in ast.iter_child_nodes(node))
+        return any(visit(c) for c in children(node))
 
     return any(visit(s) for s in stmts)
 
@@ -224,7 +225,7 @@ def _reads(node) -> set:
     if node is None:
         return set()
     nodes = node if isinstance(node, list) else [node]
-    return {n.id for x in nodes for n in ast.walk(x) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return {n.id for x in nodes for n in walk(x) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
 
 
 def _kills(stmt) -> set:
@@ -373,7 +374,7 @@ def _located(nodes, where):
             if getattr(sub, "lineno", None) is not None:
                 continue
             sub.lineno, sub.col_offset, sub.end_lineno, sub.end_col_offset = line, col, line, col
-        stack.extend(ast.iter_child_nodes(sub))
+        stack.extend(children(sub))
     return nodes
 
 
@@ -415,7 +416,7 @@ class FunctionConverter:
         a = fn.args
         self.params = [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs]
         self.params += [x.arg for x in (a.vararg, a.kwarg) if x is not None]
-        self._used = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)} | set(self.params)
+        self._used = {n.id for n in walk(fn) if isinstance(n, ast.Name)} | set(self.params)
         self._counts: collections.Counter = collections.Counter()
 
     def fresh(self, base: str) -> str:
@@ -897,7 +898,7 @@ def parse_function(fn) -> ast.FunctionDef:
     ast.increment_lineno(tree, fn.__code__.co_firstlineno - 1)
     if code.co_name == "<lambda>":
         return _lambda_def(tree, code)
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.FunctionDef) and node.name == code.co_name:
             break
     else:
@@ -925,7 +926,7 @@ def _lambda_def(tree, code) -> ast.FunctionDef:
     parameters; refused when several lambdas there could be it."""
     params = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
     found = []
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Lambda) and node.lineno == code.co_firstlineno:
             a = node.args
             names = tuple(x.arg for x in a.posonlyargs + a.args + a.kwonlyargs)
@@ -942,7 +943,7 @@ def _lambda_def(tree, code) -> ast.FunctionDef:
 
 
 def _check_convertible(fndef):
-    for node in ast.walk(fndef):
+    for node in walk(fndef):
         if node is not fndef and isinstance(node, _SCOPES):
             continue
         if isinstance(node, (ast.Yield, ast.YieldFrom, ast.Await)):
@@ -962,7 +963,7 @@ def convert_function(fn, operators_module):
     freevars = fn.__code__.co_freevars
     factory = _fndef("__ag_factory", [converted, ast.Return(value=_name(converted.name))], args=("ag__",) + freevars)
     module = ast.Module(body=[factory], type_ignores=[])
-    ast.fix_missing_locations(module)
+    fix_missing_locations(module)
     try:
         code = compile(module, fn.__code__.co_filename, "exec")
     except SyntaxError as e:  # pragma: no cover - a converter bug; reported clearly
