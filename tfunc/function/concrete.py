@@ -117,8 +117,16 @@ def _make_packer(template, specs):
 
     result = expr(template)
     source = "def pack(o):\n" + "".join(f"    {line}\n" for line in lines) + f"    return {result}\n"
-    exec(compile(source, "<tfunc-output-packer>", "exec"), bound)
+    code = _PACKER_CODE.get(source)  # the source names only slots: every trace of a shape shares it
+    if code is None:
+        if len(_PACKER_CODE) >= 1024:
+            _PACKER_CODE.clear()
+        code = _PACKER_CODE[source] = compile(source, "<tfunc-output-packer>", "exec")
+    exec(code, bound)
     return bound["pack"]
+
+
+_PACKER_CODE: dict = {}  # packer source -> its compiled module code
 
 
 def fill_template(template, leaf):

@@ -158,10 +158,13 @@ def _closes_a_cycle(graph, nodes) -> bool:
     return False
 
 
-def _uses_outside(graph, nid, members) -> bool:
-    if (nid, 0) in set(graph.outputs):
+def _uses_outside(graph, nid, members, graph_outputs) -> bool:
+    if (nid, 0) in graph_outputs:
         return True
-    return any(u.id not in members for u in graph.users(nid))
+    for dst, keys in graph.nx.succ[nid].items():  # graph.users(), without making the Node list
+        if dst not in members and any(k[0] == "d" for k in keys):
+            return True
+    return False
 
 
 def fuse_elementwise(graph) -> bool:
@@ -170,14 +173,15 @@ def fuse_elementwise(graph) -> bool:
     changed = False
     claimed: set = set()
     for members, _ in plans:
+        graph_outputs = set(graph.outputs)
         member_set = set(members)
         prologue = _find_prologue(graph, members, member_set, reach, groups, group_of, claimed)
-        outputs = [m for m in members if _uses_outside(graph, m, member_set)]
+        outputs = [m for m in members if _uses_outside(graph, m, member_set, graph_outputs)]
         reduction = _find_reduction(graph, members, outputs, member_set)
         extras = {prologue, reduction} - {None}
         if extras and _closes_a_cycle(graph, member_set | extras):
             prologue = reduction = None
-            outputs = [m for m in members if _uses_outside(graph, m, member_set)]
+            outputs = [m for m in members if _uses_outside(graph, m, member_set, graph_outputs)]
         size = len(members) + (prologue is not None) + (reduction is not None)
         if size < 2 or not outputs or _closes_a_cycle(graph, member_set):
             continue

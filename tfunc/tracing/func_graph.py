@@ -38,7 +38,12 @@ def user_location(depth: int = 2):
     f: Optional[FrameType] = sys._getframe(depth)
     while f is not None:
         code = f.f_code
-        if not code.co_filename.startswith(_PKG_DIR):
+        inside = _INSIDE.get(code)
+        if inside is None:
+            if len(_INSIDE) >= 50_000:
+                _INSIDE.clear()
+            inside = _INSIDE[code] = code.co_filename.startswith(_PKG_DIR)
+        if not inside:
             key = (code, f.f_lineno)
             loc = _LOCATIONS.get(key)
             if loc is None:
@@ -51,6 +56,7 @@ def user_location(depth: int = 2):
 
 
 _LOCATIONS: dict = {}  # (code object, line) -> the location tuple
+_INSIDE: dict = {}  # code object -> whether it is tfunc's own
 
 
 def current_graph():

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 
 import numpy as np
 
@@ -171,9 +172,9 @@ def build_cpu_kernel(attrs, name="fused"):
         else:
             src.lines.append(f"shape = {src.bind(np.broadcast_shapes)}({', '.join(f'{i}.shape' for i in inputs)})")
         if not led_by_product and reduce_ is None and inputs:
-            n = int(np.prod(shape)) if static else None
+            n = math.prod(shape) if static else None
             if n is None or n >= BLOCK_MIN:
-                size = src.bind(n) if static else f"{src.bind(np.prod)}(shape)"
+                size = src.bind(n) if static else f"{src.bind(math.prod)}(shape)"
                 blocked = src.bind(_blocked_kernel(steps, outputs, inputs, name))
                 src.lines.append(f"if {size} >= {BLOCK_MIN} and {src.bind(blockable)}(({', '.join(inputs)},), shape):")
                 src.lines.append(f"    return {blocked}({', '.join(inputs)}, shape)")
@@ -186,7 +187,7 @@ def build_cpu_kernel(attrs, name="fused"):
             inputs,
             lambda dt: (f"b{next(counter)}", f"{empty}(shape, {src.bind(dt._np)})"),
             in_specs=attrs["in_specs"],
-            large=not static or int(np.prod(shape)) >= FULL_MIN,
+            large=not static or math.prod(shape) >= FULL_MIN,
         )
     results = [where[j] for j in outputs]
     if reduce_ is not None:
@@ -229,7 +230,7 @@ def _blocked_kernel(steps, outputs, inputs, name):
     def run(*args):
         *arrays, shape = args
         flat = [a.reshape(()) if a.size == 1 else a.reshape(-1) for a in arrays]
-        n = int(np.prod(shape))
+        n = math.prod(shape)
         results = [np.empty(n, steps[j][3].dtype._np) for j in outputs]
         operands = flat + results
 
