@@ -98,3 +98,41 @@ def test_fused_extrema_with_one_element_operands_match_eager(n, fresh_blocks):
     np.testing.assert_array_equal(eager[0], np.maximum(a * np.float32(2), np.float32(0.1)))
     np.testing.assert_array_equal(eager[2], np.maximum(a + np.float32(1), 0).astype(np.float32))
     np.testing.assert_allclose(eager[4], np.clip(ref * 1.5, -1, 2), rtol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "lo, hi",
+    [(0, fusion.BLOCK_MIN), (0, 3 * hc.BLOCK + 5), (7, 5 * hc.BLOCK + hc.FULL_MIN), (0, hc.BLOCK + hc.FULL_MIN - 1)],
+)
+def test_fused_kernel_blocks_cover_the_range_and_are_never_small(lo, hi):
+    bounds = list(fusion.block_bounds(lo, hi))
+    assert bounds[0][0] == lo and bounds[-1][1] == hi
+    assert all(a[1] == b[0] for a, b in zip(bounds, bounds[1:]))  # contiguous, no overlap
+    assert all(hc.FULL_MIN <= e - s <= hc.FULL_MAX for s, e in bounds)  # a short tail joins the last block
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize(
+    "n", [100, hc.FULL_MIN - 1, hc.FULL_MIN, 50_000, 3 * hc.BLOCK + 5, 5 * hc.BLOCK + 7]
+)  # whole arrays (tanh form, then exp form); blocks on one and on two threads, short tails
+def test_sigmoid_is_accurate_and_the_same_eager_and_traced_at_every_size(dt, n):
+    import warnings
+
+    x = (np.random.default_rng(n).standard_normal(n) * 30).astype(dt)
+    x[:8] = (-1000, -100, -60, np.inf, -np.inf, np.nan, 41, 0)
+    f = tf.function(lambda t: tf.sigmoid(t * 1.0))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow warning from exp, eagerly or fused
+        eager = tf.sigmoid(x).numpy()
+        traced = f(tf.constant(x)).numpy()
+    np.testing.assert_array_equal(traced, eager)  # bit for bit, NaN included
+    assert eager[3] == 1 and eager[4] == 0 and np.isnan(eager[5]) and eager[6] == 1 and eager[7] == 0.5
+    with np.errstate(all="ignore"):
+        ref = 1 / (1 + np.exp(-x.astype(np.longdouble)))
+    if n >= hc.FULL_MIN:  # e / (1 + e): a few ulps relative wherever the result is a normal number
+        assert eager[2] > 0  # sigmoid(-60) is 8.8e-27, not 0
+        normal = ref > np.finfo(dt).tiny
+        assert np.max(np.abs(eager[normal] - ref[normal]) / ref[normal]) <= 4 * np.finfo(dt).eps
+    else:  # 0.5 tanh(x / 2) + 0.5: a few ulps absolute
+        ok = np.isfinite(x)
+        assert np.max(np.abs(eager[ok] - ref[ok])) <= 4 * np.finfo(dt).eps

@@ -19,7 +19,8 @@ from __future__ import annotations
 import numpy as np
 
 FULL_MIN = 1 << 12  # below this many elements a 0-d operand costs less than a sliced block
-FULL_MAX = 1 << 16  # the cached blocks' length: one block of the CPU fused kernels
+BLOCK = 1 << 16  # the CPU fused kernels' block (256 KiB of float32: stays in L2)
+FULL_MAX = BLOCK + FULL_MIN  # the cached blocks' length: the longest block (a short tail joins the last)
 _CACHE_LIMIT = 64  # distinct (dtype, value) blocks kept; the cache starts over beyond it
 _blocks: dict = {}
 

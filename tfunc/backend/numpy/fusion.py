@@ -27,13 +27,12 @@ import math
 
 import numpy as np
 
-from ...ops.host_constants import FULL_MAX, FULL_MIN
+from ...ops.host_constants import BLOCK, FULL_MIN
 from ...ops.registry import REGISTRY
 from ...plan.source import compile_source, hold
 from . import threads
 from .kernels import EXTREMA, specialized
 
-BLOCK = FULL_MAX  # elements per block (256 KiB of float32: stays in L2; widened operands fit one)
 BLOCK_MIN = 1 << 17  # below this, one pass over whole arrays
 PARALLEL_MIN = 1 << 18  # below this, a second thread costs more than it saves
 
@@ -208,6 +207,20 @@ def blockable(inputs, shape) -> bool:
     return True
 
 
+def block_bounds(lo, hi):
+    """(start, end) of each block of ``[lo, hi)``: ``BLOCK`` elements, the last one taking a
+    tail shorter than ``FULL_MIN``.  So every block has at least ``FULL_MIN`` elements (when
+    ``hi - lo`` does), and an impl that picks its method by size (sigmoid) picks the one it
+    picks for the whole array."""
+    s = lo
+    while s < hi:
+        e = s + BLOCK
+        if hi - e < FULL_MIN:
+            e = hi
+        yield s, e
+        s = e
+
+
 def _blocked_kernel(steps, outputs, inputs, name):
     """``run(*inputs, shape)``: the chain over flat blocks, split across two threads."""
     block = _Source()
@@ -235,8 +248,8 @@ def _blocked_kernel(steps, outputs, inputs, name):
         operands = flat + results
 
         def chunks(lo, hi):
-            for s in range(lo, hi, BLOCK):
-                run_block(s, min(s + BLOCK, hi), *operands)
+            for s, e in block_bounds(lo, hi):
+                run_block(s, e, *operands)
 
         mid = n
         pool = threads.helper_pool() if n >= PARALLEL_MIN else None
