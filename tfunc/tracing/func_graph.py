@@ -34,29 +34,37 @@ _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def user_location(depth: int = 2):
     """(filename, line, function) of the innermost frame outside tfunc itself.  One tuple per
-    source line, shared by every node (and every trace) made there."""
+    source line, shared by every node (and every trace) made there.
+
+    Frames are looked up by (code, instruction offset), both O(1): a frame's ``f_lineno``
+    scans its code's line table (over a microsecond in a converted function) and a code
+    object hashes its constants, so each is computed once per call site."""
     f: Optional[FrameType] = sys._getframe(depth)
     while f is not None:
         code = f.f_code
-        inside = _INSIDE.get(code)
-        if inside is None:
-            if len(_INSIDE) >= 50_000:
-                _INSIDE.clear()
-            inside = _INSIDE[code] = code.co_filename.startswith(_PKG_DIR)
-        if not inside:
-            key = (code, f.f_lineno)
-            loc = _LOCATIONS.get(key)
-            if loc is None:
-                if len(_LOCATIONS) >= 50_000:  # generated code: do not grow without bound
-                    _LOCATIONS.clear()
-                loc = _LOCATIONS[key] = (code.co_filename, f.f_lineno, code.co_name)
-            return loc
+        entry = _SITES.get((id(code), f.f_lasti))
+        if entry is None or entry[0] is not code:  # (the code object held in the entry keeps its id)
+            entry = _learn_site(code, f)
+        if entry[1] is not None:
+            return entry[1]
         f = f.f_back
     return None
 
 
-_LOCATIONS: dict = {}  # (code object, line) -> the location tuple
-_INSIDE: dict = {}  # code object -> whether it is tfunc's own
+def _learn_site(code, f) -> tuple:
+    if len(_SITES) >= 50_000:  # generated code: do not grow without bound
+        _SITES.clear()
+        _LINES.clear()
+    loc = None
+    if not code.co_filename.startswith(_PKG_DIR):
+        line = (code.co_filename, f.f_lineno, code.co_name)
+        loc = _LINES.setdefault(line, line)
+    entry = _SITES[(id(code), f.f_lasti)] = (code, loc)
+    return entry
+
+
+_SITES: dict = {}  # (id(code), instruction offset) -> (code, location or None for tfunc's own frames)
+_LINES: dict = {}  # location -> the one tuple shared for it
 
 
 def current_graph():
