@@ -49,8 +49,15 @@ def _map_nested(v, f):
     return f(v)
 
 
+_FLOAT_MAX = {np.dtype(t): float(np.finfo(t).max) for t in (np.float16, np.float32, np.float64)}
+
+
 def _checked_cast(value, target: _dtypes.DType):
     """Python value -> array of ``target``, refusing lossy conversions like TensorFlow."""
+    if value.__class__ is float:  # a literal such as ``x * 0.5``: no checks to make when it fits
+        fmax = _FLOAT_MAX.get(target._np)
+        if fmax is not None and -fmax <= value <= fmax:  # (NaN and inf take the general path)
+            return np.array(value, target._np)
     try:
         arr = np.asarray(value)
     except ValueError as e:

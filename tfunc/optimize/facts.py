@@ -30,6 +30,8 @@ def const_value(graph, ref):
 
 def attrs_key(value):
     """A hashable stand-in for an attr value (CSE keys)."""
+    if value.__class__ is dict and not value:  # most ops' attrs
+        return ()
     if isinstance(value, dict):
         return tuple(sorted((k, attrs_key(v)) for k, v in value.items()))
     if isinstance(value, (list, tuple)):
