@@ -181,7 +181,7 @@ def _summary_panel(ax, doc, rows) -> None:
         "framework's function-mode median / tfunc's function-mode median (right of the line: tfunc is faster)",
         fontsize=8,
     )
-    ax.set_title("Summary: every framework against tfunc, one row per workload", fontsize=10, fontweight="bold", pad=22)
+    ax.set_title("Summary: every framework against tfunc, one row per workload", fontsize=10, fontweight="bold", pad=36)
     ax.grid(axis="x", which="major", alpha=0.3)
     ax.legend(fontsize=8, ncol=len(shown) + 1, loc="lower center", bbox_to_anchor=(0.5, 1.02), frameon=False)
 
