@@ -152,8 +152,8 @@ rsqrt_op = _def_unary(
 def _sigmoid_impl(xp, x, out=None):
     if xp is np and x.dtype in _EXP_SIGMOID and x.size >= FULL_MIN:
         # NOTE: e / (1 + e) with e = exp(min(x, 40)), Eigen's form, over many elements: NumPy's
-        # exp is a vector loop where its tanh may not be (on AVX2, 65,536 float32: the whole
-        # sigmoid 175 us against 250).  Above 40 the result is exactly 1 in float32 and float64,
+        # exp costs much less than its tanh on some CPUs (AVX2 without AVX-512, 65,536 float32:
+        # the whole sigmoid 175 us against 250).  Above 40 the result is exactly 1 in float32 and float64,
         # so the clamp only keeps exp finite; -inf gives exactly 0, NaN stays NaN, no warning.
         # Small arrays keep the four-call tanh form, and a fused kernel's blocks are never
         # small (``block_bounds``), so eager and traced results agree bit for bit.
