@@ -969,6 +969,9 @@ def _round(x):
 
 
 def _sigmoid(x):
+    if x.dtype in (np.float32, np.float64):  # tfunc's own float32/float64 sigmoid, bit for bit
+        e = np.exp(np.minimum(x, x.dtype.type(40)))
+        return np.divide(e, np.add(e, x.dtype.type(1)))
     return (np.tanh(x * 0.5) * 0.5 + 0.5).astype(x.dtype)
 
 

@@ -117,7 +117,7 @@ def _make_packer(template, specs):
 
     result = expr(template)
     source = "def pack(o):\n" + "".join(f"    {line}\n" for line in lines) + f"    return {result}\n"
-    code = _PACKER_CODE.get(source)  # the source names only slots: every trace of a shape shares it
+    code = _PACKER_CODE.get(source)  # the source names slots and bound helpers, not values: shared
     if code is None:
         if len(_PACKER_CODE) >= 1024:
             _PACKER_CODE.clear()

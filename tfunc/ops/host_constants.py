@@ -5,8 +5,8 @@ Two findings from profiling the CPU kernels (NumPy 2.x, float32):
 - A ufunc takes a 0-d operand of its own dtype with no scalar conversion: on 100 elements
   that is about 2K instructions less per call than a Python float or a NumPy scalar.
 - ``maximum``/``minimum`` with a broadcast one-element operand leave their vector loop: on
-  65,536 float32 they take about 40 µs against 12 µs with a full-size operand.  From a few
-  thousand elements on, slicing a cached full block is cheaper than that loss.
+  65,536 float32 they take about 33-40 µs against 12-13 µs with a full-size operand.  From
+  8,192 elements on, slicing a cached full block is cheaper than that loss.
 
 :class:`Typed` serves an impl's own constants (relu's 0, sigmoid's 0.5) per dtype;
 :func:`full_operand` widens any one-element operand of ``maximum``/``minimum`` (the
@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import numpy as np
 
-FULL_MIN = 1 << 12  # below this many elements a 0-d operand costs less than a sliced block
+FULL_MIN = 1 << 13  # below this many elements a 0-d operand costs no more than a sliced block
 BLOCK = 1 << 16  # the CPU fused kernels' block (256 KiB of float32: stays in L2)
 FULL_MAX = BLOCK + FULL_MIN  # the cached blocks' length: the longest block (a short tail joins the last)
-_CACHE_LIMIT = 64  # distinct (dtype, value) blocks kept; the cache starts over beyond it
-_blocks: dict = {}
+_CACHE_LIMIT = 16  # operands with a block (at most 16 x 557 KB for float64); the cache starts over beyond it
+_blocks: dict = {}  # id(operand) -> (operand, its bytes, its full block or None)
 
 
 def full_operand(c, like):
@@ -30,19 +30,27 @@ def full_operand(c, like):
     shape and ``c``'s dtype when ``like`` has ``FULL_MIN``..``FULL_MAX`` elements, else ``c``.
 
     The result broadcasts against ``like`` exactly as ``c`` does and has the same dtype, so a
-    ufunc gives the same values and the same result dtype with either."""
+    ufunc gives the same values and the same result dtype with either.  A block is made the
+    second time the same operand object comes with the same value (an impl's constant, a
+    traced graph's constant): an operand that is new on every call (a clip bound computed at
+    run time) is used as it is, never copied; one whose value changed since (a variable
+    updated in place) is seen anew."""
     n = like.size
     if n < FULL_MIN or n > FULL_MAX or c.ndim > like.ndim:  # (more dims would change the result's shape)
         return c
-    key = (c.dtype, c.tobytes())
-    base = _blocks.get(key)
-    if base is None:
+    value = c.tobytes()
+    entry = _blocks.get(id(c))
+    if entry is None or entry[0] is not c or entry[1] != value:  # (the entry holds c: its id stays c's)
         if len(_blocks) >= _CACHE_LIMIT:
             _blocks.clear()
-        base = np.full(FULL_MAX, c.reshape(()), c.dtype)
-        base.setflags(write=False)
-        _blocks[key] = base
-    return base[:n].reshape(like.shape)
+        _blocks[id(c)] = (c, value, None)
+        return c
+    block = entry[2]
+    if block is None:
+        block = np.full(FULL_MAX, c.reshape(()), c.dtype)
+        block.setflags(write=False)
+        _blocks[id(c)] = (c, value, block)
+    return block[:n].reshape(like.shape)
 
 
 def widen(xp, c, like):

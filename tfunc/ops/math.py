@@ -16,7 +16,7 @@ from ..core.errors import IncompatibleShapesError, InvalidArgumentError, Unsuppo
 from ..core.shapes import format_shape, shapes_compatible
 from ..core.specs import Spec
 from . import sampling as S
-from .host_constants import FULL_MIN, Typed, widen
+from .host_constants import Typed, widen
 from .infer import (
     BOOL,
     COMPLEX,
@@ -150,18 +150,19 @@ rsqrt_op = _def_unary(
 
 
 def _sigmoid_impl(xp, x, out=None):
-    if xp is np and x.dtype in _EXP_SIGMOID and x.size >= FULL_MIN:
-        # NOTE: e / (1 + e) with e = exp(min(x, 40)), Eigen's form, over many elements: NumPy's
-        # exp costs much less than its tanh on some CPUs (AVX2 without AVX-512, 65,536 float32:
-        # the whole sigmoid 175 us against 250).  Above 40 the result is exactly 1 in float32 and float64,
-        # so the clamp only keeps exp finite; -inf gives exactly 0, NaN stays NaN, no warning.
-        # Small arrays keep the four-call tanh form, and a fused kernel's blocks are never
-        # small (``block_bounds``), so eager and traced results agree bit for bit.
+    if xp is np and x.dtype in _EXP_SIGMOID:
+        # NOTE: e / (1 + e) with e = exp(min(x, 40)), Eigen's form, at every size (one formula:
+        # a rewrite that merges or splits sigmoids, such as the split hoist, must not change
+        # results).  NumPy's exp costs much less than its tanh on some CPUs (AVX2 without
+        # AVX-512, 65,536 float32: the whole sigmoid 175 us against 250), and small results keep
+        # their relative accuracy (sigmoid(-20) is 2.1e-9, not 0).  Above 40 the result is
+        # exactly 1 in float32 and float64, so the clamp only keeps exp finite; -inf gives
+        # exactly 0, NaN stays NaN, no overflow warning.  ``portable._sigmoid`` is the same.
         o = xp.minimum(x, _SATURATE.extremum_operand(xp, x), out=_scratch(xp, x, out))
         xp.exp(o, out=o)
         return xp.divide(o, xp.add(o, _ONE.of(xp, x)), out=o)
-    # 0.5 * tanh(0.5 x) + 0.5 is the logistic function without exp overflow for large |x|, in
-    # three in-place passes.
+    # 0.5 * tanh(0.5 x) + 0.5 (other dtypes and devices) is the logistic function without exp
+    # overflow for large |x|, in three in-place passes.
     half = _HALF.of(xp, x)
     o = xp.multiply(x, half, out=_scratch(xp, x, out))
     xp.tanh(o, out=o)

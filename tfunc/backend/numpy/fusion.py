@@ -210,8 +210,8 @@ def blockable(inputs, shape) -> bool:
 def block_bounds(lo, hi):
     """(start, end) of each block of ``[lo, hi)``: ``BLOCK`` elements, the last one taking a
     tail shorter than ``FULL_MIN``.  So every block has at least ``FULL_MIN`` elements (when
-    ``hi - lo`` does), and an impl that picks its method by size (sigmoid) picks the one it
-    picks for the whole array."""
+    ``hi - lo`` does) and at most ``FULL_MAX``: ``maximum``/``minimum`` widen their one-element
+    operands in every block, the tail included (``ops.host_constants``)."""
     s = lo
     while s < hi:
         e = s + BLOCK
