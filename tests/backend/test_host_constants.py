@@ -119,6 +119,10 @@ def test_fused_extrema_with_one_element_operands_match_eager(n, fresh_blocks):
     assert any(c.dtype == np.float32 and c == np.float32(0.1) for c, _ in blocks)  # the fused maximum's operand
     for c, block in blocks:
         assert not block.flags.writeable and (block == c).all()
+    kept = {id(block) for _, block in blocks}
+    for _ in range(3):  # later calls reuse the blocks: no new block (a fill) per call
+        f(x, lo)
+    assert {id(block) for _, _, block in fresh_blocks.values() if block is not None} == kept
     ref = a.astype(np.float64)
     np.testing.assert_array_equal(eager[0], np.maximum(a * np.float32(2), np.float32(0.1)))
     np.testing.assert_array_equal(eager[2], np.maximum(a + np.float32(1), 0).astype(np.float32))

@@ -242,7 +242,9 @@ def _blocked_kernel(steps, outputs, inputs, name):
 
     def run(*args):
         *arrays, shape = args
-        flat = [a.reshape(()) if a.size == 1 else a.reshape(-1) for a in arrays]
+        # a one-element input stays the same object from call to call where it can (a 0-d constant):
+        # maximum/minimum widen it once (ops.host_constants)
+        flat = [(a if a.ndim == 0 else a.reshape(())) if a.size == 1 else a.reshape(-1) for a in arrays]
         n = math.prod(shape)
         results = [np.empty(n, steps[j][3].dtype._np) for j in outputs]
         operands = flat + results
