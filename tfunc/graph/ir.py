@@ -224,13 +224,19 @@ class Graph:
     def spec(self, ref: Ref) -> Spec:
         return self.node(ref[0]).outputs[ref[1]]
 
-    def users(self, nid: int) -> list[Node]:
-        """Nodes that read an output of ``nid`` (data edges only)."""
+    def user_ids(self, nid: int) -> list[int]:
+        """Ids of the nodes that read an output of ``nid`` (data edges only)."""
         out = []
         for dst, edges in self.nx.succ[nid].items():
-            if any(k[0] == "d" for k in edges):
-                out.append(self.node(dst))
+            for key in edges:
+                if key[0] == "d":
+                    out.append(dst)
+                    break
         return out
+
+    def users(self, nid: int) -> list[Node]:
+        """Nodes that read an output of ``nid`` (data edges only)."""
+        return [self._records[dst] for dst in self.user_ids(nid)]
 
     def uses(self, ref: Ref) -> list[tuple[Node, int]]:
         """(node, slot) pairs reading ``ref``."""

@@ -161,8 +161,8 @@ def _closes_a_cycle(graph, nodes) -> bool:
 def _uses_outside(graph, nid, members, graph_outputs) -> bool:
     if (nid, 0) in graph_outputs:
         return True
-    for dst, keys in graph.nx.succ[nid].items():  # graph.users(), without making the Node list
-        if dst not in members and any(k[0] == "d" for k in keys):
+    for u in graph.user_ids(nid):
+        if u not in members:
             return True
     return False
 

@@ -37,31 +37,23 @@ def walk(node) -> list:
     return out
 
 
+_POSITION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
+
+
 def fix_missing_locations(node):
-    """``ast.fix_missing_locations``: a node without a position takes its parent's."""
-    stack = [(node, 1, 0, 1, 0)]
+    """``ast.fix_missing_locations``: a node without a position takes its parent's, and a node
+    with one passes it on to its children."""
+    stack = [(node, (1, 0, 1, 0))]
     while stack:
-        n, lineno, col, end_lineno, end_col = stack.pop()
-        attrs = n._attributes
-        if "lineno" in attrs:
-            if not hasattr(n, "lineno"):
-                n.lineno = lineno
-            else:
-                lineno = n.lineno
-            if "end_lineno" in attrs:
-                if getattr(n, "end_lineno", None) is None:
-                    n.end_lineno = end_lineno
-                else:
-                    end_lineno = n.end_lineno
-            if "col_offset" in attrs:
-                if not hasattr(n, "col_offset"):
-                    n.col_offset = col
-                else:
-                    col = n.col_offset
-            if "end_col_offset" in attrs:
-                if getattr(n, "end_col_offset", None) is None:
-                    n.end_col_offset = end_col
-                else:
-                    end_col = n.end_col_offset
-        stack.extend((c, lineno, col, end_lineno, end_col) for c in reversed(children(n)))
+        n, inherited = stack.pop()
+        if "lineno" in n._attributes:
+            own = []
+            for name, value in zip(_POSITION, inherited):
+                current = getattr(n, name, None)
+                if current is None:
+                    setattr(n, name, value)
+                    current = value
+                own.append(current)
+            inherited = tuple(own)
+        stack.extend((c, inherited) for c in reversed(children(n)))
     return node
