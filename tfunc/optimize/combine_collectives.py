@@ -40,7 +40,7 @@ def _data_cone(graph, start: int, forward: bool) -> set:
     while stack:
         nid = stack.pop()
         if forward:
-            nxt = [dst for dst, edges in graph.nx.succ[nid].items() if any(k[0] == "d" for k in edges)]
+            nxt = graph.user_ids(nid)
         else:
             nxt = [src for src, _ in graph.node(nid).inputs]
         for n in nxt:
