@@ -27,6 +27,7 @@ from ..eager.convert import convert_to_tensor
 from ..eager.tensor import EagerTensor, Tensor
 from ..ops.array import identity_op
 from ..optimize.pipeline import optimize
+from ..optimize.shape_generic import ShapeGenericCache
 from ..plan.lower import annotate_error, lower_graph
 from ..tracing.frozen import GraphStore
 from ..tracing.func_graph import FuncGraph
@@ -158,7 +159,17 @@ def _output_type_text(template, specs) -> str:
 class ConcreteFunction:
     """A single traced graph with a fixed signature; callable with tensors of its types."""
 
-    def __init__(self, name, python_function, params, func_graph: FuncGraph, template, signature=None, values=None):
+    def __init__(
+        self,
+        name,
+        python_function,
+        params,
+        func_graph: FuncGraph,
+        template,
+        signature=None,
+        values=None,
+        shape_cache: ShapeGenericCache | None = None,
+    ):
         self.name = name
         self.python_function = python_function
         self._params = params
@@ -167,7 +178,10 @@ class ConcreteFunction:
         self._template = template
         self._output_specs = [func_graph.ir.spec(r) for r in func_graph.ir.outputs]
         self._optimizer_options = _optimizer.snapshot()
-        optimized, report = optimize(func_graph.ir, self._optimizer_options)
+        if shape_cache is not None:  # a retrace that differs only in sizes reuses the optimizer's work
+            optimized = shape_cache.optimize(func_graph.ir, self._optimizer_options)
+        else:
+            optimized = optimize(func_graph.ir, self._optimizer_options)[0]
         self.plan = lower_graph(optimized, _backend.current(), name=name)
         self._fn = self.plan.fn
         # calls need only the plan: the optimized graph is made again when asked for, and the
@@ -638,13 +652,14 @@ def _spec_value(tt, names):
 
 
 def trace_concrete(
-    name, python_function, call_fn, params, values, signature=None, argument_variables=None
+    name, python_function, call_fn, params, values, signature=None, argument_variables=None, shape_cache=None
 ) -> ConcreteFunction:
     """Traces ``call_fn(*placeholder args)`` for ``params``; returns the ConcreteFunction.
 
     ``call_fn(args_by_param)`` invokes the user's function with one value per parameter.
     ``argument_variables`` (alias -> argument variable) lets two traces of the same types
-    share the variables standing for Variable arguments.
+    share the variables standing for Variable arguments.  ``shape_cache``: the function's
+    :class:`~tfunc.optimize.shape_generic.ShapeGenericCache`.
     """
     fg = FuncGraph(name)
     if argument_variables is not None:
@@ -656,7 +671,7 @@ def trace_concrete(
         outputs = call_fn(placeholders)
         _check_not_modified(before, placeholders, params, python_function)
         template = _flatten_outputs(fg, outputs, name)
-    cf = ConcreteFunction(name, python_function, params, fg, template, signature, values)
+    cf = ConcreteFunction(name, python_function, params, fg, template, signature, values, shape_cache)
     fg.structured_outputs = cf.structured_outputs
     fg.outputs = cf.outputs
     fg.inputs = [SymbolicTensor(fg, nid, 0, fg.ir.spec((nid, 0))) for nid in fg.ir.inputs[:n_inputs]]

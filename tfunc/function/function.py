@@ -35,6 +35,7 @@ from ..core.options import run_functions_eagerly as run_functions_eagerly_flag
 from ..core.specs import TensorSpec
 from ..eager.convert import convert_to_tensor
 from ..eager.tensor import EagerTensor, Tensor
+from ..optimize.shape_generic import ShapeGenericCache
 from . import trace_type as T
 from .autograph import convert
 from .concrete import ConcreteFunction, Param, input_names, trace_concrete
@@ -174,6 +175,7 @@ class Function:
         self._bound_by_id: dict = {}
         self._variables_frozen = False
         self._first_run: dict = {}  # concrete function -> the trace that created variables
+        self._shape_cache = ShapeGenericCache()  # optimized graphs of earlier traces, keyed without sizes
 
     # --- options -----------------------------------------------------------------
     def _options(self):
@@ -460,7 +462,14 @@ class Function:
         def trace():
             with variable_creation_scope() as created:
                 cf = trace_concrete(
-                    self._name, self._python_function, call_fn, trace_params, values, self._signature, arg_vars
+                    self._name,
+                    self._python_function,
+                    call_fn,
+                    trace_params,
+                    values,
+                    self._signature,
+                    arg_vars,
+                    self._shape_cache,
                 )
             if created and self._variables_frozen:
                 raise ValueError(SINGLETON_ERROR)

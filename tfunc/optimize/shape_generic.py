@@ -1,0 +1,208 @@
+"""Retraces that differ only in dimension sizes reuse the optimizer's work.
+
+A function called with a new input shape is traced again (as in TensorFlow: the guide's
+retracing rules), and the new graph is usually the old one with other sizes.  For a graph
+made only of elementwise ops, constants, placeholders and identities, no optimizer pass
+reads a size as a number: simplification and fusion compare shapes for equality and
+broadcasting (is a dimension 1, unknown, equal to another), constant folding computes
+only from constant values, and CSE and dead-code elimination read the structure.  So two
+such graphs that agree in everything but the sizes, with the same pattern of which
+dimensions are 0, 1, unknown or equal to one another, are optimized alike.
+
+:class:`ShapeGenericCache` keys a graph by that structure (every other size replaced by a
+symbol numbered by first appearance; constants by value; names, attrs and source
+locations as they are) and, on a hit, returns the earlier trace's optimized graph with
+each symbol's old size replaced by the new one in every spec.  Anything it cannot key
+exactly (another op, a constant above :data:`~.facts.SMALL` elements, an attr without a
+value key) is optimized from scratch, as is every first trace.  Lowering always runs
+on the result, so the plan is built for the new shapes.
+"""
+
+from __future__ import annotations
+
+import collections
+import threading
+
+import numpy as np
+
+from ..core.specs import Spec
+from ..ops.registry import REGISTRY
+from .facts import SMALL
+from .pipeline import optimize
+
+_OTHER_OPS = frozenset({"const", "placeholder", "identity"})
+_FUSED = "fused_elementwise"
+_CONST_ATTRS = {"value", "dtype"}
+_GENERIC: dict = {}  # op name -> _generic_op(name)
+MAX_ENTRIES = 8  # per function: a few dtype or rank variants
+
+
+class _Unkeyable(Exception):
+    pass
+
+
+def _generic_op(name: str) -> bool:
+    """Ops whose optimization reads sizes only through the shape pattern."""
+    if name in _OTHER_OPS:
+        return True
+    op = REGISTRY[name]
+    return op.kind == "elementwise" and not op.shape_only_inputs and op.static_value is None
+
+
+def _value_key(v):
+    """A key equal for equal values; raises _Unkeyable for anything compared by identity."""
+    cls = v.__class__
+    if cls is dict:
+        return tuple((k, _value_key(x)) for k, x in sorted(v.items()))
+    if cls is tuple or cls is list:
+        return (cls.__name__,) + tuple(_value_key(x) for x in v)
+    if cls is np.ndarray:
+        if v.dtype.kind == "O" or v.size > SMALL:
+            raise _Unkeyable
+        return ("array", v.dtype.str, v.shape, v.tobytes())
+    if isinstance(v, np.generic):
+        return ("scalar", v.dtype.str, v.tobytes())
+    try:
+        hash(v)
+    except TypeError:
+        raise _Unkeyable from None
+    if hasattr(v, "nx"):  # a sub-graph
+        raise _Unkeyable
+    return (cls.__name__, v)
+
+
+def _meta_key(meta: dict):
+    """Node meta (source location, stateful flag) is usually hashable as it stands."""
+    items = tuple(meta.items())
+    try:
+        hash(items)
+    except TypeError:
+        return _value_key(meta)
+    return items
+
+
+def structure_key(graph, generic=_generic_op):
+    """``(key, sizes)``: the graph's structure with each dimension other than 0, 1 and
+    unknown replaced by a symbol (``-1``, ``-2``, ... by first appearance), and the sizes
+    the symbols stand for; None when the graph holds something this cache cannot key."""
+    symbols: dict = {}
+    shapes: dict = {}  # shape -> its key (most tensors of a trace share a few shapes)
+
+    def shape_key(shape):
+        if shape is None:
+            return None
+        key = shapes.get(shape)
+        if key is None:
+            out = []
+            for d in shape:
+                if d is None or d == 0 or d == 1:
+                    out.append(d)
+                else:
+                    s = symbols.get(d)
+                    if s is None:
+                        s = symbols[d] = -1 - len(symbols)
+                    out.append(s)
+            key = shapes[shape] = tuple(out)
+        return key
+
+    parts = []
+    generic_ops = _GENERIC if generic is _generic_op else {}
+    try:
+        for i, node in enumerate(graph.nodes()):
+            op = node.op
+            ok = generic_ops.get(op)
+            if ok is None:
+                ok = generic_ops[op] = generic(op)
+            if not ok or node.id != i:  # ids of a fresh trace are its positions
+                return None
+            attrs, outs = node.attrs, node.outputs
+            if not attrs:
+                attrs_key = ()
+            elif op == "const" and attrs.keys() == _CONST_ATTRS and attrs["value"].__class__ is np.ndarray:
+                v = attrs["value"]
+                if v.dtype.kind == "O" or v.size > SMALL:
+                    return None
+                attrs_key = (v.dtype.str, v.shape, v.tobytes(), attrs["dtype"])
+            elif op == "placeholder" and attrs == {"spec": outs[0]}:
+                attrs_key = "spec"  # its output spec, keyed below
+            else:
+                attrs_key = _value_key(attrs)
+            if len(outs) == 1:
+                out_key = (shape_key(outs[0].shape), outs[0].dtype)
+            else:
+                out_key = tuple((shape_key(s.shape), s.dtype) for s in outs)
+            parts.append(
+                (
+                    op,
+                    node.name,
+                    attrs_key,
+                    node.inputs,
+                    node.control,
+                    out_key,
+                    _meta_key(node.meta) if node.meta else (),
+                )
+            )
+    except _Unkeyable:
+        return None
+    return (graph.name, tuple(parts), tuple(graph.inputs), tuple(graph.outputs)), list(symbols)
+
+
+def _respecialized(graph, sizes: dict):
+    """``graph`` (a private copy) with every spec's dimensions mapped through ``sizes``."""
+
+    memo: dict = {}
+
+    def spec(s):
+        if not s.shape:
+            return s
+        new = memo.get(s)
+        if new is None:
+            new = memo[s] = Spec(tuple(sizes.get(d, d) for d in s.shape), s.dtype)
+        return new
+
+    for node in graph.nodes():
+        node.outputs = tuple(spec(s) for s in node.outputs)
+        if node.op == "placeholder" and "spec" in node.attrs:
+            node.attrs = dict(node.attrs, spec=spec(node.attrs["spec"]))
+        elif node.op == _FUSED:
+            a = node.attrs
+            node.attrs = dict(
+                a,
+                steps=tuple((op, args, attrs, spec(s)) for op, args, attrs, s in a["steps"]),
+                out_specs=tuple(spec(s) for s in a["out_specs"]),
+                in_specs=tuple(spec(s) for s in a["in_specs"]),
+            )
+    return graph
+
+
+class ShapeGenericCache:
+    """One function's optimized graphs, keyed by structure without sizes (module docstring)."""
+
+    def __init__(self, max_entries: int = MAX_ENTRIES):
+        self._entries: collections.OrderedDict = collections.OrderedDict()
+        self._max = max_entries
+        self._lock = threading.Lock()
+        self.hits = 0
+
+    def optimize(self, graph, options: dict):
+        """The optimized graph of ``graph`` under ``options``: reused from an earlier graph of
+        the same structure when there is one, else from :func:`~.pipeline.optimize`."""
+        keyed = structure_key(graph)
+        if keyed is None:
+            return optimize(graph, options)[0]
+        key = (keyed[0], tuple(sorted(options.items())))
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is not None:
+                self._entries.move_to_end(key)
+                self.hits += 1
+        if entry is not None:
+            cached, old_sizes = entry
+            return _respecialized(cached.copy(), dict(zip(old_sizes, keyed[1])))
+        optimized = optimize(graph, options)[0]
+        if all(n.op == _FUSED or _generic_op(n.op) for n in optimized.nodes()):
+            with self._lock:
+                self._entries[key] = (optimized.copy(), keyed[1])
+                while len(self._entries) > self._max:
+                    self._entries.popitem(last=False)
+        return optimized
