@@ -52,6 +52,8 @@ CASES = [
     ((1, 6, 7, 3), (3, 3, 3, 2), 1, [[1, 0], [2, 1]], 1),
     ((1, 1, 1, 3), (3, 3, 3, 2), 1, "SAME", 1),
     ((7, 8, 8, 1), (3, 3, 1, 8), 1, "VALID", 1),  # a batch of small one-channel images (digits)
+    ((1, 9, 9, 2), (3, 3, 2, 3), 1, "SAME", 2),  # input gradient: dilated flipped-filter conv
+    ((1, 6, 7, 3), (3, 3, 3, 2), 1, [[3, 0], [0, 4]], 1),  # padding past the kernel's reach: scattered
 ]
 
 

@@ -12,9 +12,12 @@ NOTE: the blocks are shared between the calling thread and tfunc's helper thread
 this keeps both busy without BLAS's own threads, which spin after every product and
 then compete with the helper (``threads.py``).
 
-Special cases: a 1x1 convolution with stride 1 is one GEMM over the pixels; the input
-gradient scatters each block's patch gradients back (per thread into its own buffer,
-summed at the end, so the threads never write the same memory).
+Special cases: a 1x1 convolution with stride 1 is one GEMM over the pixels.  The input
+gradient of a stride-1 convolution is the forward convolution of dy (padded by the
+kernel's reach less the forward padding) with the filter flipped in space and its
+channels swapped; with other strides it scatters each block's patch gradients back (per
+thread into its own buffer, summed at the end, so the threads never write the same
+memory).
 """
 
 from __future__ import annotations
@@ -136,12 +139,29 @@ def conv2d_backprop_filter(xp, x, dy, f, strides, padding, dilations):
     return total.reshape(tuple(f.shape))
 
 
+def _flipped_padding(g):
+    """((top, bottom), (left, right)) padding of dy that makes the stride-1 input gradient a
+    forward convolution of dy with the flipped, transposed filter; None where a side would
+    be negative (explicit padding wider than the kernel's reach)."""
+    top, bottom = (g.kh - 1) * g.dh - g.pad_top, (g.kh - 1) * g.dh - g.pad_bottom
+    left, right = (g.kw - 1) * g.dw - g.pad_left, (g.kw - 1) * g.dw - g.pad_right
+    if min(top, bottom, left, right) < 0:
+        return None
+    return (top, bottom), (left, right)
+
+
 def conv2d_backprop_input(xp, dy, f, x, strides, padding, dilations):
     g = geometry(x.shape, f.shape, strides, padding, dilations)
     dtype = np.result_type(dy.dtype, f.dtype)
     hp, wp = g.h + g.pad_top + g.pad_bottom, g.w + g.pad_left + g.pad_right
     if dy.size == 0 or g.c == 0 or x.size == 0:
         return np.zeros(tuple(x.shape), dtype=dtype)
+    flipped = _flipped_padding(g) if g.sh == g.sw == 1 else None
+    if flipped is not None:
+        # dx[h, w] gathers dy over the kernel's reach: each output block is written once by one
+        # thread, where scattering patch gradients needs a zeroed buffer per thread and a sum
+        f_t = np.ascontiguousarray(f[::-1, ::-1].transpose(0, 1, 3, 2), dtype=dtype)
+        return conv2d(xp, dy.astype(dtype, copy=False), f_t, (1, 1), flipped, (g.dh, g.dw))
     k = g.kh * g.kw * g.c
     f2t = np.ascontiguousarray(f, dtype=dtype).reshape(k, g.oc).T
     dy = np.ascontiguousarray(dy, dtype=dtype)
