@@ -71,21 +71,32 @@ def _value_key(v):
     return (cls.__name__, v)
 
 
-def _meta_key(meta: dict):
-    """Node meta (source location, stateful flag) is usually hashable as it stands."""
-    items = tuple(meta.items())
+def _meta_key(meta: dict, name, sources: dict):
+    """Node meta less its source location (which goes into ``sources``): the output
+    identities of a trace carry the caller's line, which differs between call sites."""
+    items = []
+    for k, v in meta.items():
+        if k == "source":
+            sources[name] = v
+        else:
+            items.append((k, v))
+    if not items:
+        return ()
+    items_t = tuple(items)
     try:
-        hash(items)
+        hash(items_t)
     except TypeError:
-        return _value_key(meta)
-    return items
+        return _value_key(dict(items))
+    return items_t
 
 
 def structure_key(graph, generic=_generic_op):
-    """``(key, sizes)``: the graph's structure with each dimension other than 0, 1 and
-    unknown replaced by a symbol (``-1``, ``-2``, ... by first appearance), and the sizes
-    the symbols stand for; None when the graph holds something this cache cannot key."""
+    """``(key, sizes, sources)``: the graph's structure with each dimension other than 0, 1
+    and unknown replaced by a symbol (``-1``, ``-2``, ... by first appearance), the sizes the
+    symbols stand for, and each node's source location by name; None when the graph holds
+    something this cache cannot key."""
     symbols: dict = {}
+    sources: dict = {}
     shapes: dict = {}  # shape -> its key (most tensors of a trace share a few shapes)
 
     def shape_key(shape):
@@ -131,24 +142,16 @@ def structure_key(graph, generic=_generic_op):
                 out_key = (shape_key(outs[0].shape), outs[0].dtype)
             else:
                 out_key = tuple((shape_key(s.shape), s.dtype) for s in outs)
-            parts.append(
-                (
-                    op,
-                    node.name,
-                    attrs_key,
-                    node.inputs,
-                    node.control,
-                    out_key,
-                    _meta_key(node.meta) if node.meta else (),
-                )
-            )
+            meta_key = _meta_key(node.meta, node.name, sources) if node.meta else ()
+            parts.append((op, node.name, attrs_key, node.inputs, node.control, out_key, meta_key))
     except _Unkeyable:
         return None
-    return (graph.name, tuple(parts), tuple(graph.inputs), tuple(graph.outputs)), list(symbols)
+    return (graph.name, tuple(parts), tuple(graph.inputs), tuple(graph.outputs)), list(symbols), sources
 
 
-def _respecialized(graph, sizes: dict):
-    """``graph`` (a private copy) with every spec's dimensions mapped through ``sizes``."""
+def _respecialized(graph, sizes: dict, sources: dict):
+    """``graph`` (a private copy) with every spec's dimensions mapped through ``sizes`` and
+    the source locations of the trace it now stands for (``sources``: by node name)."""
 
     memo: dict = {}
 
@@ -162,6 +165,13 @@ def _respecialized(graph, sizes: dict):
 
     for node in graph.nodes():
         node.outputs = tuple(spec(s) for s in node.outputs)
+        meta = node.meta
+        if "members" in meta:  # a fused node: (name, op, source) per member; its own is the last
+            # member's (a cached graph holds no reduction, which would come last)
+            members = [(name, op, sources.get(name, src)) for name, op, src in meta["members"]]
+            node.meta = dict(meta, members=members, source=members[-1][2])
+        elif "source" in meta and node.name in sources:
+            node.meta = dict(meta, source=sources[node.name])
         if node.op == "placeholder" and "spec" in node.attrs:
             node.attrs = dict(node.attrs, spec=spec(node.attrs["spec"]))
         elif node.op == _FUSED:
@@ -178,15 +188,24 @@ def _respecialized(graph, sizes: dict):
 class ShapeGenericCache:
     """One function's optimized graphs, keyed by structure without sizes (module docstring)."""
 
-    def __init__(self, max_entries: int = MAX_ENTRIES):
+    def __init__(self, max_entries: int = MAX_ENTRIES, start_after: int = 1):
         self._entries: collections.OrderedDict = collections.OrderedDict()
         self._max = max_entries
         self._lock = threading.Lock()
+        self._start_after = start_after
+        self._seen = 0
         self.hits = 0
 
     def optimize(self, graph, options: dict):
         """The optimized graph of ``graph`` under ``options``: reused from an earlier graph of
-        the same structure when there is one, else from :func:`~.pipeline.optimize`."""
+        the same structure when there is one, else from :func:`~.pipeline.optimize`.  The
+        first ``start_after`` graphs are only optimized: most functions are traced once, and
+        they keep no second copy of their graph here."""
+        with self._lock:
+            self._seen += 1
+            first = self._seen <= self._start_after
+        if first:
+            return optimize(graph, options)[0]
         keyed = structure_key(graph)
         if keyed is None:
             return optimize(graph, options)[0]
@@ -198,7 +217,7 @@ class ShapeGenericCache:
                 self.hits += 1
         if entry is not None:
             cached, old_sizes = entry
-            return _respecialized(cached.copy(), dict(zip(old_sizes, keyed[1])))
+            return _respecialized(cached.copy(), dict(zip(old_sizes, keyed[1])), keyed[2])
         optimized = optimize(graph, options)[0]
         if all(n.op == _FUSED or _generic_op(n.op) for n in optimized.nodes()):
             with self._lock:
