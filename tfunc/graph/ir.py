@@ -293,12 +293,14 @@ class Graph:
     def remove_node(self, nid: int) -> None:
         """Removes a node; nodes ordered after it inherit its control predecessors."""
         node = self.node(nid)
-        for _, dst, key in list(self.nx.out_edges(nid, keys=True)):
-            if key[0] == "d":
+        # NOTE: the adjacency dict, not ``out_edges``: networkx caches that view on the graph
+        # and the view holds the graph, a cycle that keeps every record alive until a GC pass
+        succ = self.nx.succ[nid]
+        for dst, edges in succ.items():
+            if any(key[0] == "d" for key in edges):
                 raise ValueError(f"cannot remove node {node.name}: {self.node(dst).name} reads it")
-        for _, dst, _key in list(self.nx.out_edges(nid, keys=True)):
-            succ = self.node(dst)
-            self.set_control(dst, [c for c in succ.control if c != nid] + list(node.control))
+        for dst in list(succ):  # control edges only
+            self.set_control(dst, [c for c in self.node(dst).control if c != nid] + list(node.control))
         self.nx.remove_node(nid)
         del self._records[nid]
         del self._key[nid]

@@ -104,6 +104,7 @@ class GraphStore:
             self._data = zlib.compress(buf.getvalue(), 1)
             self._refs = tuple(refs)
             self._graph = None
+            g.release_own_tensors()
 
     @property
     def frozen(self) -> bool:
