@@ -39,6 +39,7 @@ from ..optimize.shape_generic import ShapeGenericCache
 from . import trace_type as T
 from .autograph import convert
 from .concrete import ConcreteFunction, Param, input_names, trace_concrete
+from .gc_pause import collector_paused
 
 _LITERAL_TYPES = frozenset({int, float, bool, str, bytes, type(None)})
 _POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
@@ -365,7 +366,8 @@ class Function:
         with self._lock:
             cf = self._exact.get(key) or self._lookup(key)  # another thread may have traced it
             if cf is None:
-                cf = self._trace(params, values, key, self._calls if call_number is None else call_number)
+                with collector_paused():  # a trace's temporaries die by reference count (gc_pause.py)
+                    cf = self._trace(params, values, key, self._calls if call_number is None else call_number)
             else:
                 self._lru.move_to_end(cf)
             self._exact[key] = cf
