@@ -172,3 +172,25 @@ def test_a_reused_graph_carries_the_new_trace_source_lines():
     assert len(lines) == 1 and lines != {
         m[2][1] for n in optimize(first, options)[0].nodes() for m in n.meta.get("members", ())
     }
+
+
+def test_a_reused_graph_must_match_the_new_trace_at_its_ends():
+    from tfunc.graph.verify import GraphVerificationError
+    from tfunc.optimize import shape_generic
+
+    options = dict(optimizer_options.snapshot(), debug_verify=True)
+    graphs = [traced(lambda x: tf.exp(x) * 3.0 - x, tf.ones([n]))[0] for n in (2, 3, 4)]
+    cache = ShapeGenericCache(start_after=0)
+    for g in graphs[:2]:
+        cache.optimize(g, options)
+    assert cache.hits == 1
+    real = shape_generic._respecialized
+    try:  # a reused graph whose specs kept the old sizes must not pass
+        shape_generic._respecialized = lambda graph, sizes, sources: real(graph, {}, sources)
+        with pytest.raises(GraphVerificationError):
+            cache.optimize(graphs[2], options)
+        quiet = dict(options, debug_verify=False)  # without debug checks: optimized afresh
+        cache.optimize(graphs[1], quiet)
+        assert_same_graph(cache.optimize(graphs[2], quiet), optimize(graphs[2], quiet)[0])
+    finally:
+        shape_generic._respecialized = real

@@ -46,6 +46,11 @@ def verify_graph(graph, where: str = "") -> None:
                 f"{sorted(map(str, expected))}"
             )
         op = REGISTRY[node.op]
+        if node.op == "fused_elementwise":
+            if tuple(node.attrs["in_specs"]) != tuple(graph.spec(r) for r in node.inputs):
+                fail(f"fused node {node.name}'s program expects {node.attrs['in_specs']}, not its inputs' specs")
+            if tuple(node.attrs["out_specs"]) != tuple(node.outputs):
+                fail(f"fused node {node.name}'s program gives {node.attrs['out_specs']}, not {node.outputs}")
         if op.kind not in ("control",) and node.op not in ("placeholder", "const", "fused_elementwise"):
             specs = [graph.spec(r) for r in node.inputs]
             try:

@@ -26,6 +26,7 @@ import threading
 import numpy as np
 
 from ..core.specs import Spec
+from ..graph.verify import GraphVerificationError, verify_graph
 from ..ops.registry import REGISTRY
 from .facts import SMALL
 from .pipeline import optimize
@@ -185,6 +186,11 @@ def _respecialized(graph, sizes: dict, sources: dict):
     return graph
 
 
+def _ends(graph) -> tuple:
+    """The specs of the graph's inputs and outputs (a reused graph must match the new trace's)."""
+    return tuple(graph.spec((i, 0)) for i in graph.inputs), tuple(graph.spec(r) for r in graph.outputs)
+
+
 class ShapeGenericCache:
     """One function's optimized graphs, keyed by structure without sizes (module docstring)."""
 
@@ -217,7 +223,16 @@ class ShapeGenericCache:
                 self.hits += 1
         if entry is not None:
             cached, old_sizes = entry
-            return _respecialized(cached.copy(), dict(zip(old_sizes, keyed[1])), keyed[2])
+            reused = _respecialized(cached.copy(), dict(zip(old_sizes, keyed[1])), keyed[2])
+            if _ends(reused) == _ends(graph):
+                if options.get("debug_verify"):  # every spec must still follow from inference
+                    verify_graph(reused, "reused for new sizes")
+                return reused
+            if options.get("debug_verify"):
+                raise GraphVerificationError(
+                    f"graph {graph.name}: reused for new sizes with other input or output specs"
+                )
+            # (cannot happen for a key that captures what the passes read; optimized afresh if it does)
         optimized = optimize(graph, options)[0]
         if all(n.op == _FUSED or _generic_op(n.op) for n in optimized.nodes()):
             with self._lock:
