@@ -49,3 +49,31 @@ def attrs_key(value):
     if hasattr(value, "nx"):  # a sub-graph
         return ("object", id(value))
     return (type(value).__name__, value)
+
+
+class Unkeyable(Exception):
+    """A value that :func:`value_key` cannot key."""
+
+
+def value_key(v):
+    """A key equal for equal values (attrs, node meta) for caches that outlive the values:
+    raises :class:`Unkeyable` for anything compared by identity, whose id a later object
+    may take."""
+    cls = v.__class__
+    if cls is dict:
+        return tuple((k, value_key(x)) for k, x in sorted(v.items()))
+    if cls is tuple or cls is list:
+        return (cls.__name__,) + tuple(value_key(x) for x in v)
+    if cls is np.ndarray:
+        if v.dtype.kind == "O" or v.size > SMALL:
+            raise Unkeyable
+        return ("array", v.dtype.str, v.shape, v.tobytes())
+    if isinstance(v, np.generic):
+        return ("scalar", v.dtype.str, v.tobytes())
+    try:
+        hash(v)
+    except TypeError:
+        raise Unkeyable from None
+    if hasattr(v, "nx"):  # a sub-graph
+        raise Unkeyable
+    return (cls.__name__, v)

@@ -28,7 +28,7 @@ import numpy as np
 from ..core.specs import Spec
 from ..graph.verify import GraphVerificationError, verify_graph
 from ..ops.registry import REGISTRY
-from .facts import SMALL
+from .facts import SMALL, Unkeyable, value_key
 from .pipeline import optimize
 
 _OTHER_OPS = frozenset({"const", "placeholder", "identity"})
@@ -38,38 +38,12 @@ _GENERIC: dict = {}  # op name -> _generic_op(name)
 MAX_ENTRIES = 8  # per function: a few dtype or rank variants
 
 
-class _Unkeyable(Exception):
-    pass
-
-
 def _generic_op(name: str) -> bool:
     """Ops whose optimization reads sizes only through the shape pattern."""
     if name in _OTHER_OPS:
         return True
     op = REGISTRY[name]
     return op.kind == "elementwise" and not op.shape_only_inputs and op.static_value is None
-
-
-def _value_key(v):
-    """A key equal for equal values; raises _Unkeyable for anything compared by identity."""
-    cls = v.__class__
-    if cls is dict:
-        return tuple((k, _value_key(x)) for k, x in sorted(v.items()))
-    if cls is tuple or cls is list:
-        return (cls.__name__,) + tuple(_value_key(x) for x in v)
-    if cls is np.ndarray:
-        if v.dtype.kind == "O" or v.size > SMALL:
-            raise _Unkeyable
-        return ("array", v.dtype.str, v.shape, v.tobytes())
-    if isinstance(v, np.generic):
-        return ("scalar", v.dtype.str, v.tobytes())
-    try:
-        hash(v)
-    except TypeError:
-        raise _Unkeyable from None
-    if hasattr(v, "nx"):  # a sub-graph
-        raise _Unkeyable
-    return (cls.__name__, v)
 
 
 def _meta_key(meta: dict, name, sources: dict):
@@ -87,7 +61,7 @@ def _meta_key(meta: dict, name, sources: dict):
     try:
         hash(items_t)
     except TypeError:
-        return _value_key(dict(items))
+        return value_key(dict(items))
     return items_t
 
 
@@ -138,14 +112,14 @@ def structure_key(graph, generic=_generic_op):
             elif op == "placeholder" and attrs == {"spec": outs[0]}:
                 attrs_key = "spec"  # its output spec, keyed below
             else:
-                attrs_key = _value_key(attrs)
+                attrs_key = value_key(attrs)
             if len(outs) == 1:
                 out_key = (shape_key(outs[0].shape), outs[0].dtype)
             else:
                 out_key = tuple((shape_key(s.shape), s.dtype) for s in outs)
             meta_key = _meta_key(node.meta, node.name, sources) if node.meta else ()
             parts.append((op, node.name, attrs_key, node.inputs, node.control, out_key, meta_key))
-    except _Unkeyable:
+    except Unkeyable:
         return None
     return (graph.name, tuple(parts), tuple(graph.inputs), tuple(graph.outputs)), list(symbols), sources
 

@@ -21,14 +21,18 @@ threads: NumPy releases the GIL inside ufunc loops (the second thread is the hel
 
 from __future__ import annotations
 
+import collections
 import functools
 import itertools
 import math
+import threading
+import types
 
 import numpy as np
 
 from ...ops.host_constants import BLOCK, FULL_MIN
 from ...ops.registry import REGISTRY
+from ...optimize.facts import Unkeyable, value_key
 from ...plan.source import compile_source, hold
 from . import threads
 from .kernels import EXTREMA, specialized
@@ -148,8 +152,80 @@ def _emit_chain(src, steps, outputs, inputs, new_buffer, out_target=None, in_spe
     return where
 
 
+_KERNELS: collections.OrderedDict = collections.OrderedDict()  # reuse key -> (kernel, {default: role})
+_KERNELS_MAX = 256
+_kernels_lock = threading.Lock()
+
+
+def _reuse_key(attrs, name):
+    """What a kernel's source and bound objects depend on besides its static shape and size,
+    or None (a group led by a product: its matmul kernel is chosen by shapes; an attr
+    compared by identity).  Steps enter by op, operands, attrs and dtype; the shape only by
+    class (0-d, unknown, or static with the size thresholds the source tests)."""
+    steps = attrs["steps"]
+    if REGISTRY[steps[0][0]].epilogue_producer:
+        return None
+    shape = steps[-1][3].shape
+    if shape == ():
+        shape_class: tuple = ("0-d",)
+    elif shape is None or None in shape:
+        shape_class = ("unknown",)
+    else:
+        n = math.prod(shape)
+        shape_class = ("static", n >= BLOCK_MIN, n >= FULL_MIN)
+    reduce_ = attrs["reduce"]
+    try:
+        return (
+            name,
+            shape_class,
+            tuple((op, args, value_key(a) if a else (), spec.dtype) for op, args, a, spec in steps),
+            attrs["outputs"],
+            tuple(s.dtype for s in attrs["in_specs"]),
+            None if reduce_ is None else (reduce_[0], value_key(reduce_[1])),
+        )
+    except Unkeyable:
+        return None
+
+
 def build_cpu_kernel(attrs, name="fused"):
-    """The kernel of one fused group, compiled once when the plan is lowered."""
+    """The kernel of one fused group, compiled once when the plan is lowered.  A group that
+    differs from an earlier one only in its static shape (a retrace on a new input shape)
+    gets the earlier kernel's code with the new shape and size as its bound defaults."""
+    key = _reuse_key(attrs, name)
+    if key is not None:
+        with _kernels_lock:
+            hit = _KERNELS.get(key)
+            if hit is not None:
+                _KERNELS.move_to_end(key)
+        if hit is not None:
+            return _rebound(*hit, attrs["steps"][-1][3].shape)
+    kernel, roles = _build_cpu_kernel(attrs, name)
+    if key is not None:
+        with _kernels_lock:
+            _KERNELS[key] = (kernel, roles)
+            if len(_KERNELS) > _KERNELS_MAX:
+                _KERNELS.popitem(last=False)
+    return kernel
+
+
+def _rebound(kernel, roles: dict, shape):
+    """``kernel`` with its bound shape and size replaced by those of ``shape``."""
+    if not roles:
+        return kernel
+    values = {"shape": tuple(shape), "size": math.prod(shape)}
+    code, old = kernel.__code__, kernel.__defaults__
+    names = code.co_varnames[code.co_argcount - len(old) : code.co_argcount]
+    defaults = tuple(values[roles[k]] if k in roles else v for k, v in zip(names, old))
+    fn = types.FunctionType(code, kernel.__globals__, kernel.__name__, defaults)
+    fn.source = kernel.source
+    hold(kernel.source, fn)
+    return fn
+
+
+def _build_cpu_kernel(attrs, name):
+    """(kernel, {default name: "shape" or "size"}): the generated kernel and which of its
+    bound defaults are the static shape and size."""
+    roles: dict = {}
     steps, outputs, reduce_ = attrs["steps"], attrs["outputs"], attrs["reduce"]
     inputs = [f"i{k}" for k in range(len(attrs["in_specs"]))]
     shape = steps[-1][3].shape
@@ -167,13 +243,19 @@ def build_cpu_kernel(attrs, name="fused"):
         if led_by_product:
             pass  # the product's result sets the shape
         elif static:  # bound, not written into the source: other shapes reuse the compiled code
-            src.lines.append(f"shape = {src.bind(tuple(shape))}")
+            bound_shape = src.bind(tuple(shape))
+            roles[bound_shape] = "shape"
+            src.lines.append(f"shape = {bound_shape}")
         else:
             src.lines.append(f"shape = {src.bind(np.broadcast_shapes)}({', '.join(f'{i}.shape' for i in inputs)})")
         if not led_by_product and reduce_ is None and inputs:
             n = math.prod(shape) if static else None
             if n is None or n >= BLOCK_MIN:
-                size = src.bind(n) if static else f"{src.bind(math.prod)}(shape)"
+                if static:
+                    size = src.bind(n)
+                    roles[size] = "size"
+                else:
+                    size = f"{src.bind(math.prod)}(shape)"
                 blocked = src.bind(_blocked_kernel(steps, outputs, inputs, name))
                 src.lines.append(f"if {size} >= {BLOCK_MIN} and {src.bind(blockable)}(({', '.join(inputs)},), shape):")
                 src.lines.append(f"    return {blocked}({', '.join(inputs)}, shape)")
@@ -194,7 +276,7 @@ def build_cpu_kernel(attrs, name="fused"):
         src.step_line(f"r = {src.bind(_Partial(REGISTRY[op_name].kernel(np), rattrs))}({results[0]})", len(steps))
         results = ["r"]
     src.lines.append(f"return {results[0]}" if len(results) == 1 else f"return ({', '.join(results)},)")
-    return src.compile("fused", inputs, name)
+    return src.compile("fused", inputs, name), roles
 
 
 def blockable(inputs, shape) -> bool:
