@@ -68,3 +68,19 @@ def test_an_optimized_graph_is_freed_by_reference_counting():
         return view()
 
     assert _without_gc(run) is None
+
+
+def test_verifying_and_drawing_a_graph_leave_no_cycle():
+    from tfunc.graph.verify import verify_graph
+
+    traced = tf.function(lambda x: tf.tanh(x) + 1.0).get_concrete_function(tf.ones([3])).graph.ir
+
+    def run():
+        g = traced.copy()
+        view = weakref.ref(g.nx)
+        verify_graph(g, "in a test")
+        assert "->" in g.to_dot()
+        del g
+        return view()
+
+    assert _without_gc(run) is None

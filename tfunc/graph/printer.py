@@ -107,7 +107,9 @@ def to_dot(graph) -> str:
                 lines.append(f"  {q(node.name + '/' + members[-1]['name'])} -> {q(user.name)};")
             continue
         lines.append(f"  {q(node.name)} [label={q(label)}];")
-    for src, dst, key in graph.nx.edges(keys=True):
+    # the adjacency dict, not ``nx.edges``: that view is cached on the graph and holds it (a cycle)
+    edges = [(src, dst, key) for src, succ in graph.nx.succ.items() for dst, keys in succ.items() for key in keys]
+    for src, dst, key in edges:
         s, d = graph.node(src), graph.node(dst)
         if s.meta.get("fused_nodes"):
             continue
