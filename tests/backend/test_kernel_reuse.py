@@ -45,21 +45,37 @@ def fresh_cache():
     fusion._KERNELS.clear()
 
 
-def test_a_new_static_shape_reuses_the_code_with_its_own_shape():
+@pytest.fixture
+def builds(monkeypatch):
+    """How many kernels were generated from scratch (a reused one is not)."""
+    count = [0]
+    real = fusion._build_cpu_kernel
+
+    def counting(*args):
+        count[0] += 1
+        return real(*args)
+
+    monkeypatch.setattr(fusion, "_build_cpu_kernel", counting)
+    return count
+
+
+def test_a_new_static_shape_reuses_the_code_with_its_own_shape(builds):
     a3, a5 = chain_attrs((3,)), chain_attrs((5, 7))
     k3 = build_cpu_kernel(a3)
     k5 = build_cpu_kernel(a5)
+    assert builds[0] == 1  # generated once, rebound for (5, 7)
     assert k5.__code__ is k3.__code__ and k5 is not k3
     assert (3,) in k3.__defaults__ and (5, 7) in k5.__defaults__
     check(k5, a5, (5, 7))
     check(k3, a3, (3,))  # the first kernel keeps its own shape
 
 
-def test_crossing_the_blocked_size_is_other_code():
+def test_crossing_the_blocked_size_is_other_code(builds):
     small, big = chain_attrs((5,)), chain_attrs((BLOCK_MIN + 3,))
     ks, kb = build_cpu_kernel(small), build_cpu_kernel(big)
-    assert kb.__code__ is not ks.__code__
+    assert kb.__code__ is not ks.__code__ and builds[0] == 2
     kb2 = build_cpu_kernel(chain_attrs((BLOCK_MIN + 11,)))  # same class: the size is rebound
+    assert builds[0] == 2
     assert kb2.__code__ is kb.__code__ and BLOCK_MIN + 11 in kb2.__defaults__
     check(kb2, chain_attrs((BLOCK_MIN + 11,)), (BLOCK_MIN + 11,))
 
@@ -101,11 +117,23 @@ def test_a_group_led_by_a_product_is_not_reused():
     assert fusion._reuse_key(attrs, "fused") is None
 
 
-def test_a_retraced_function_builds_one_kernel_code():
+def test_a_kernel_registered_later_is_not_hidden_by_a_reused_one(monkeypatch):
+    from tfunc.ops.registry import REGISTRY
+
+    attrs = chain_attrs((3,))
+    build_cpu_kernel(attrs)
+    monkeypatch.setattr(REGISTRY["tanh"], "ufunc", "negative")  # what the step's callable comes from
+    x = np.array([0.5, -1.0, 2.0], np.float32)
+    got = build_cpu_kernel(chain_attrs((4,)))(np.append(x, 1.0).astype(np.float32), np.float32(0.3))
+    want = np.maximum(-(np.append(x, 1.0) * 0.3), 0.3) + np.append(x, 1.0)
+    np.testing.assert_allclose(got, want.astype(np.float32), rtol=1e-6)
+
+
+def test_a_retraced_function_builds_one_kernel_code(builds):
     f = tf.function(lambda x: tf.tanh(x * 0.5) + x)
     codes = set()
     for n in (3, 4, 9):
         x = np.linspace(-1, 1, n).astype(np.float32)
         np.testing.assert_allclose(f(tf.constant(x)).numpy(), np.tanh(x * 0.5) + x, rtol=1e-6)
         codes.add(f.get_concrete_function(tf.constant(x)).plan.fn.__defaults__[-1].__code__)
-    assert len(codes) == 1
+    assert len(codes) == 1 and builds[0] == 1

@@ -10,7 +10,7 @@ import tfunc as tf
 from tfunc.core.options import optimizer as optimizer_options
 from tfunc.optimize.facts import SMALL, attrs_key
 from tfunc.optimize.pipeline import optimize
-from tfunc.optimize.shape_generic import ShapeGenericCache, structure_key
+from tfunc.optimize.shape_generic import ShapeGenericCache, _generic_op, structure_key
 
 from .helpers import run, traced
 from .test_random_graphs import build, programs
@@ -55,6 +55,8 @@ def test_a_reused_graph_equals_the_optimizer_result_and_runs_like_eager(program,
     cache.optimize(first, options)
     got = cache.optimize(second, options)
     keyed = structure_key(first) is not None
+    if all(_generic_op(n.op) for n in first.nodes()):  # only elementwise ops: reuse must happen
+        assert keyed
     assert cache.hits == (1 if keyed and structure_key(first)[0] == structure_key(second)[0] else 0)
     assert_same_graph(got, optimize(second, options)[0])
     eager = fn(*[tf.constant(a) for a in arrays])
@@ -86,6 +88,7 @@ def test_a_size_that_becomes_one_or_equal_to_another_is_a_new_structure():
     """Broadcasting depends on which sizes are 1 and which are equal: (3,) + (3,) and
     (4,) + (1,) are different patterns, so nothing is reused between them."""
     f = tf.function(_chain)
+    f._shape_cache = ShapeGenericCache(start_after=0)  # the first trace is kept too
     cases = [((3,), (3,)), ((1,), (1,)), ((4,), (1,)), ((2, 3), (3,)), ((3, 3), (3,)), ((5, 3), (1,)), ((0, 3), (3,))]
     for xs, bs in cases:
         x = np.arange(np.prod(xs), dtype=np.float32).reshape(xs) / 7
@@ -194,3 +197,27 @@ def test_a_reused_graph_must_match_the_new_trace_at_its_ends():
         assert_same_graph(cache.optimize(graphs[2], quiet), optimize(graphs[2], quiet)[0])
     finally:
         shape_generic._respecialized = real
+
+
+def test_large_graphs_are_not_kept():
+    from tfunc.optimize import shape_generic
+
+    def many(x):
+        for _ in range(shape_generic.MAX_NODES):
+            x = x * 1.5
+        return x
+
+    graphs = [traced(many, tf.ones([n]))[0] for n in (2, 3)]
+    cache = ShapeGenericCache(start_after=0)
+    for g in graphs:
+        cache.optimize(g, optimizer_options.snapshot())
+    assert cache.hits == 0 and not cache._entries
+
+
+def test_value_keys_tell_apart_what_compares_equal():
+    from tfunc.optimize.facts import Unkeyable, value_key
+
+    assert value_key(0.0) != value_key(-0.0)
+    assert value_key({"a": 1.0}) != value_key({"a": 1})
+    with pytest.raises(Unkeyable):
+        value_key({1: "x", "y": 2})

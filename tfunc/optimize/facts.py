@@ -61,7 +61,13 @@ def value_key(v):
     may take."""
     cls = v.__class__
     if cls is dict:
-        return tuple((k, value_key(x)) for k, x in sorted(v.items()))
+        try:
+            items = sorted(v.items())
+        except TypeError:  # keys of mixed types
+            raise Unkeyable from None
+        return tuple((k, value_key(x)) for k, x in items)
+    if cls is float:  # by its bits: -0.0 is not 0.0
+        return ("float", v.hex())
     if cls is tuple or cls is list:
         return (cls.__name__,) + tuple(value_key(x) for x in v)
     if cls is np.ndarray:

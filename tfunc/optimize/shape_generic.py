@@ -36,6 +36,7 @@ _FUSED = "fused_elementwise"
 _CONST_ATTRS = {"value", "dtype"}
 _GENERIC: dict = {}  # op name -> _generic_op(name)
 MAX_ENTRIES = 8  # per function: a few dtype or rank variants
+MAX_NODES = 4096  # larger traces are not kept (a key and a graph copy each, for as long as the function)
 
 
 def _generic_op(name: str) -> bool:
@@ -186,7 +187,7 @@ class ShapeGenericCache:
             first = self._seen <= self._start_after
         if first:
             return optimize(graph, options)[0]
-        keyed = structure_key(graph)
+        keyed = structure_key(graph) if len(graph) <= MAX_NODES else None
         if keyed is None:
             return optimize(graph, options)[0]
         key = (keyed[0], tuple(sorted(options.items())))

@@ -178,13 +178,20 @@ def _reuse_key(attrs, name):
         return (
             name,
             shape_class,
-            tuple((op, args, value_key(a) if a else (), spec.dtype) for op, args, a, spec in steps),
+            tuple((op, args, value_key(a) if a else (), spec.dtype, _kernel_of(op)) for op, args, a, spec in steps),
             attrs["outputs"],
             tuple(s.dtype for s in attrs["in_specs"]),
-            None if reduce_ is None else (reduce_[0], value_key(reduce_[1])),
+            None if reduce_ is None else (reduce_[0], value_key(reduce_[1]), _kernel_of(reduce_[0])),
         )
     except Unkeyable:
         return None
+
+
+def _kernel_of(op_name) -> tuple:
+    """What a step's bound callable comes from: a kernel registered (or patched) later makes
+    another key, not a kernel that still calls the old one."""
+    op = REGISTRY[op_name]
+    return (op.ufunc, op.kernels.get("numpy"), op.impl)
 
 
 def build_cpu_kernel(attrs, name="fused"):
