@@ -227,3 +227,16 @@ def test_a_repeated_tensor_call_is_answered_from_the_fast_cache(monkeypatch):
     monkeypatch.setattr(f, "_call_slow", refuse)
     np.testing.assert_array_equal(f(x, y).numpy(), [4.0, 9.0])
     np.testing.assert_array_equal(f(y, x).numpy(), [4.0, 9.0])
+
+
+@pytest.mark.parametrize("limit, compressed", [(0, True), (10**9, False)])
+def test_a_frozen_graph_thaws_equal_compressed_or_not(monkeypatch, limit, compressed):
+    from tfunc.tracing import frozen
+
+    monkeypatch.setattr(frozen, "COMPRESS_MIN", limit)
+    fg = tf.function(lambda x: tf.tanh(x) * 2.0 + 1.0).get_concrete_function(tf.TensorSpec([3])).graph
+    store = GraphStore(fg)
+    store.freeze()
+    assert store.frozen and store._compressed is compressed
+    again = store.get()
+    assert again is not fg and str(again) == str(fg) and _records(again.ir) == _records(fg.ir)
