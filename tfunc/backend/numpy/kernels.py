@@ -40,6 +40,8 @@ def specialized(op_name: str, attrs: dict, in_specs) -> object | None:
     """A callable computing the node from its input arrays, or None (use the op's kernel)."""
     if op_name == "matmul":
         return _small_matmul(attrs, in_specs)
+    if op_name == "read_variable":  # the variable's own read: no partial and lambda frame around it
+        return attrs["var"]._read_array
     if op_name == "divide" and not attrs and all(s.dtype._np.kind in "fc" for s in in_specs):
         return np.true_divide  # what the impl calls for floats (integers get a float dtype)
     ufunc = _REDUCING_UFUNCS.get(op_name)
