@@ -10,9 +10,9 @@ such graphs that agree in everything but the sizes, with the same pattern of whi
 dimensions are 0, 1, unknown or equal to one another, are optimized alike.
 
 :class:`ShapeGenericCache` keys a graph by that structure (every other size replaced by a
-symbol numbered by first appearance; constants by value; names, attrs and source
-locations as they are) and, on a hit, returns the earlier trace's optimized graph with
-each symbol's old size replaced by the new one in every spec.  Anything it cannot key
+symbol numbered by first appearance; constants, names and attrs by value) and, on a hit,
+returns the earlier trace's optimized graph with each symbol's old size replaced by the
+new one in every spec and the new trace's source locations.  Anything it cannot key
 exactly (another op, a constant above :data:`~.facts.SMALL` elements, an attr without a
 value key) is optimized from scratch, as is every first trace.  Lowering always runs
 on the result, so the plan is built for the new shapes.
@@ -23,12 +23,10 @@ from __future__ import annotations
 import collections
 import threading
 
-import numpy as np
-
 from ..core.specs import Spec
 from ..graph.verify import GraphVerificationError, verify_graph
 from ..ops.registry import REGISTRY
-from .facts import SMALL, Unkeyable, value_key
+from .facts import Unkeyable, value_key
 from .pipeline import optimize
 
 _OTHER_OPS = frozenset({"const", "placeholder", "identity"})
@@ -40,11 +38,14 @@ MAX_NODES = 4096  # larger traces are not kept (a key and a graph copy each, for
 
 
 def _generic_op(name: str) -> bool:
-    """Ops whose optimization reads sizes only through the shape pattern."""
-    if name in _OTHER_OPS:
-        return True
-    op = REGISTRY[name]
-    return op.kind == "elementwise" and not op.shape_only_inputs and op.static_value is None
+    """Ops whose optimization reads sizes only through the shape pattern (memoized by name)."""
+    ok = _GENERIC.get(name)
+    if ok is None:
+        op = REGISTRY.get(name)
+        ok = _GENERIC[name] = name in _OTHER_OPS or (
+            op is not None and op.kind == "elementwise" and not op.shape_only_inputs and op.static_value is None
+        )
+    return ok
 
 
 def _meta_key(meta: dict, name, sources: dict):
@@ -66,7 +67,7 @@ def _meta_key(meta: dict, name, sources: dict):
     return items_t
 
 
-def structure_key(graph, generic=_generic_op):
+def structure_key(graph):
     """``(key, sizes, sources)``: the graph's structure with each dimension other than 0, 1
     and unknown replaced by a symbol (``-1``, ``-2``, ... by first appearance), the sizes the
     symbols stand for, and each node's source location by name; None when the graph holds
@@ -93,23 +94,16 @@ def structure_key(graph, generic=_generic_op):
         return key
 
     parts = []
-    generic_ops = _GENERIC if generic is _generic_op else {}
     try:
         for i, node in enumerate(graph.nodes()):
             op = node.op
-            ok = generic_ops.get(op)
-            if ok is None:
-                ok = generic_ops[op] = generic(op)
-            if not ok or node.id != i:  # ids of a fresh trace are its positions
+            if not _generic_op(op) or node.id != i:  # ids of a fresh trace are its positions
                 return None
             attrs, outs = node.attrs, node.outputs
             if not attrs:
                 attrs_key = ()
-            elif op == "const" and attrs.keys() == _CONST_ATTRS and attrs["value"].__class__ is np.ndarray:
-                v = attrs["value"]
-                if v.dtype.kind == "O" or v.size > SMALL:
-                    return None
-                attrs_key = (v.dtype.str, v.shape, v.tobytes(), attrs["dtype"])
+            elif op == "const" and attrs.keys() == _CONST_ATTRS:  # the usual const: no dict sort
+                attrs_key = (value_key(attrs["value"]), attrs["dtype"])
             elif op == "placeholder" and attrs == {"spec": outs[0]}:
                 attrs_key = "spec"  # its output spec, keyed below
             else:
