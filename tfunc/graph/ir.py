@@ -227,7 +227,7 @@ class Graph:
     def user_ids(self, nid: int) -> list[int]:
         """Ids of the nodes that read an output of ``nid`` (data edges only)."""
         out = []
-        for dst, edges in self.nx.succ[nid].items():
+        for dst, edges in self.nx._succ[nid].items():  # the raw adjacency: no view objects per call
             for key in edges:
                 if key[0] == "d":
                     out.append(dst)
@@ -241,7 +241,7 @@ class Graph:
     def uses(self, ref: Ref) -> list[tuple[Node, int]]:
         """(node, slot) pairs reading ``ref``."""
         out = []
-        for dst, edges in self.nx.succ[ref[0]].items():
+        for dst, edges in self.nx._succ[ref[0]].items():
             for key, data in edges.items():
                 if key[0] == "d" and data["out"] == ref[1]:
                     out.append((self.node(dst), key[1]))

@@ -28,11 +28,18 @@ from ..ops.registry import REGISTRY
 from .facts import is_pure
 
 
-def _eligible(node) -> bool:
-    op = REGISTRY[node.op]
-    if op.kind != "elementwise" or not op.accepts_out or not is_pure(node) or len(node.outputs) != 1:
+def _eligible_op(name) -> bool:
+    """What fusion asks of a node's OpDef (``_eligible_node`` asks the rest of the node)."""
+    op = REGISTRY[name]
+    return op.kind == "elementwise" and op.accepts_out and op.pure and not op.stateful and name != "placeholder"
+
+
+def _eligible_node(node) -> bool:
+    if len(node.outputs) != 1 or not is_pure(node):
         return False
-    return not any(s.dtype.is_string or s.dtype.is_variant for s in node.outputs)
+    dtype = node.outputs[0].dtype
+    return not (dtype.is_string or dtype.is_variant)
+
 
 
 class _Groups:
@@ -76,23 +83,31 @@ def _static(shape) -> bool:
 
 def _plan_groups(graph, order):
     groups = _Groups()
+    find = groups.find
     group_of: dict = {}
-    reach: dict = {}  # node id -> set of raw group ids it depends on
+    reach: dict = {}  # node id -> set of raw group ids it depends on (never mutated once stored)
+    node_of = graph.node
+    eligible_op: dict = {}  # op name -> whether its OpDef allows fusion (this call only: ops may be re-registered)
+    empty: frozenset = frozenset()
 
     def g_of(nid):
         g = group_of.get(nid)
-        return None if g is None else groups.find(g)
+        return None if g is None else find(g)
 
     def depends_on(nid, g) -> bool:
-        return any(groups.find(x) == g for x in reach.get(nid, ()))
+        r = reach.get(nid)
+        return bool(r) and any(find(x) == g for x in r)
 
     def safe_add(node, g) -> bool:
-        return all(g_of(src) == g or not depends_on(src, g) for src, _ in node.inputs)
+        for src, _ in node.inputs:
+            if g_of(src) != g and depends_on(src, g):
+                return False
+        return True
 
     def safe_merge(a, b) -> bool:
         for x, y in ((a, b), (b, a)):
             for m in groups.members[y]:
-                for src, _ in graph.node(m).inputs:
+                for src, _ in node_of(m).inputs:
                     if g_of(src) not in (a, b) and depends_on(src, x):
                         return False
         return True
@@ -101,43 +116,60 @@ def _plan_groups(graph, order):
         return all(g_of(r[0]) == g or _within(graph.spec(r).shape, node.outputs[0].shape) for r in node.inputs)
 
     for nid in order:
-        node = graph.node(nid)
-        if _eligible(node):
+        node = node_of(nid)
+        inputs = node.inputs
+        ok = eligible_op.get(node.op)
+        if ok is None:
+            ok = eligible_op[node.op] = _eligible_op(node.op)
+        if ok and _eligible_node(node):
             shape = node.outputs[0].shape
             static = _static(shape)
             cands = []
-            for src, _ in node.inputs:
-                g = g_of(src)
-                if (
-                    g is not None
-                    and g not in cands
-                    and graph.node(src).outputs[0].shape == shape
-                    and (static or provably_same_shape(node, g))
-                ):
+            for src, _ in inputs:
+                g = group_of.get(src)
+                if g is None:
+                    continue
+                g = find(g)
+                if g not in cands and node_of(src).outputs[0].shape == shape and (static or provably_same_shape(node, g)):
                     cands.append(g)
             if not static:
                 cands = cands[:1]  # no merging of groups whose shapes cannot be compared
-            target = next((g for g in cands if safe_add(node, g)), None)
+            target = None
+            for g in cands:
+                if safe_add(node, g):
+                    target = g
+                    break
             if target is None:
                 target = groups.new(nid)
             else:
                 groups.members[target].append(nid)
             group_of[nid] = target
             for g in cands:
-                if groups.find(g) != groups.find(target) and safe_merge(groups.find(target), groups.find(g)):
+                if find(g) != find(target) and safe_merge(find(target), find(g)):
                     target = groups.union(target, g)
-        r = set()
-        for src, _ in node.inputs:
-            r |= reach.get(src, set())
-            if src in group_of:
-                r.add(group_of[src])
-        for src in node.control:
-            r |= reach.get(src, set())
-            if src in group_of:
-                r.add(group_of[src])
-        reach[nid] = r
+        reach[nid] = _reach_of(inputs, node.control, reach, group_of, empty)
     position = {nid: i for i, nid in enumerate(order)}
     return [(sorted(m, key=position.__getitem__), reach) for g, m in groups.members.items()], group_of, groups, reach
+
+
+def _reach_of(inputs, control, reach, group_of, empty):
+    """The raw group ids a node depends on: its producers' and theirs.  A node with one
+    producer whose set already holds the producer's group shares that set (sets are never
+    changed once stored), so a chain costs no set per node."""
+    if not control and len(inputs) == 1:
+        src = inputs[0][0]
+        r = reach.get(src, empty)
+        g = group_of.get(src)
+        if g is None or g in r:
+            return r
+        return r | {g}
+    r = set()
+    for src in [s for s, _ in inputs] + list(control):
+        r |= reach.get(src, empty)
+        g = group_of.get(src)
+        if g is not None:
+            r.add(g)
+    return r
 
 
 def _closes_a_cycle(graph, nodes) -> bool:
@@ -229,33 +261,31 @@ def _replace_group(graph, members, outputs, prologue, reduction):
     ext_index: dict = {}
     steps: list = []
     step_of: dict = {}
-
-    def arg(ref):
-        if ref[0] in step_of:
-            return ("s", step_of[ref[0]])
-        if ref not in ext_index:
-            ext_index[ref] = len(ext_inputs)
-            ext_inputs.append(ref)
-        return ("in", ext_index[ref])
+    node_of = graph.node
 
     nodes = ([prologue] if prologue is not None else []) + list(members)
     names, dot, members_meta = [], [], []
     for nid in nodes:
-        node = graph.node(nid)
-        args = tuple(arg(r) for r in node.inputs)
+        node = node_of(nid)
+        args, ins = [], []
+        for ref in node.inputs:
+            src = ref[0]
+            step = step_of.get(src)
+            if step is not None:
+                args.append(("s", step))
+                ins.append("@" + node_of(src).name)
+                continue
+            i = ext_index.get(ref)
+            if i is None:
+                i = ext_index[ref] = len(ext_inputs)
+                ext_inputs.append(ref)
+            args.append(("in", i))
+            ins.append(node_of(src).name)
         step_of[nid] = len(steps)
-        steps.append((node.op, args, dict(node.attrs), node.outputs[0]))
+        steps.append((node.op, tuple(args), dict(node.attrs), node.outputs[0]))
         names.append(f"{node.name}:{node.op}")
         members_meta.append((node.name, node.op, node.meta.get("source")))
-        dot.append(
-            {
-                "name": node.name,
-                "op": node.op,
-                "inputs": [
-                    ("@" + graph.node(r[0]).name) if r[0] in step_of else graph.node(r[0]).name for r in node.inputs
-                ],
-            }
-        )
+        dot.append({"name": node.name, "op": node.op, "inputs": ins})
     out_steps = tuple(step_of[m] for m in outputs)
     out_specs = tuple(graph.node(m).outputs[0] for m in outputs)
     reduce_step = None
