@@ -225,6 +225,8 @@ def as_python_operand(value, like: Tensor):
     """Converts the other operand of a binary op: Python values adopt ``like``'s dtype."""
     if isinstance(value, Tensor):
         return value
+    if value.__class__ in _SCALARS:  # ``x + 1.0``: the common case, past the attribute probe
+        return constant(value, like.dtype)
     as_tensor = getattr(value, "_as_tensor", None)
     if as_tensor is not None:
         return as_tensor()

@@ -139,10 +139,15 @@ class StaticEvaluator(ArrayEvaluator):
     def fold_values(self, graph) -> dict:
         """Forward over ``graph``: ``{ref: value}`` for every value known while tracing."""
         env: dict = {}
+        get = env.get
+
+        def value_of(r):
+            return get(r, UNKNOWN)
+
         for node in graph.nodes():
             if node.op == "placeholder":
                 continue
-            outs = self.run_node_lazily(node, graph, lambda r: env.get(r, UNKNOWN))
+            outs = self.run_node_lazily(node, graph, value_of)
             for i, v in enumerate(outs):
                 env[(node.id, i)] = v
         return env

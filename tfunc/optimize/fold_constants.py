@@ -41,13 +41,16 @@ def _replace_with_constants(graph, node, values) -> None:
 
 def fold_constants(graph) -> bool:
     env = _EVALUATOR.fold_values(graph)
-    folded = {
-        nid
-        for nid in graph.topological_order()
-        if graph.node(nid).op not in ("const", "placeholder")
-        and graph.node(nid).outputs
-        and all(env.get((nid, i), UNKNOWN) is not UNKNOWN for i in range(len(graph.node(nid).outputs)))
-    }
+    folded = set()
+    for node in graph.nodes():
+        n = len(node.outputs)
+        if not n or node.op in ("const", "placeholder"):
+            continue
+        nid = node.id
+        if env.get((nid, 0), UNKNOWN) is not UNKNOWN and all(
+            env.get((nid, i), UNKNOWN) is not UNKNOWN for i in range(1, n)
+        ):
+            folded.add(nid)
     outputs = set(graph.outputs)
     changed = False
     for nid in sorted(folded):
