@@ -41,7 +41,6 @@ def _eligible_node(node) -> bool:
     return not (dtype.is_string or dtype.is_variant)
 
 
-
 class _Groups:
     """Union-find over group ids, with member lists."""
 
@@ -130,7 +129,11 @@ def _plan_groups(graph, order):
                 if g is None:
                     continue
                 g = find(g)
-                if g not in cands and node_of(src).outputs[0].shape == shape and (static or provably_same_shape(node, g)):
+                if (
+                    g not in cands
+                    and node_of(src).outputs[0].shape == shape
+                    and (static or provably_same_shape(node, g))
+                ):
                     cands.append(g)
             if not static:
                 cands = cands[:1]  # no merging of groups whose shapes cannot be compared

@@ -100,7 +100,7 @@ def _statements(x, d, obj):
     z = x
     del z
     _G = {k: v for k, v in d.items()}
-    return (yield_ := x) if x else total
+    return w if (w := x) else total
 
 
 _lambda = lambda x, k=2: x * k if x else -x  # noqa: E731 - a lambda is converted as a def of its own
