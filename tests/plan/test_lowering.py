@@ -201,3 +201,23 @@ def test_impl_constants_are_read_only_zero_d_arrays_of_the_operand_dtype(rng):
         tol = 3e-3 if dt is np.float16 else 1e-6  # 0.5 tanh(x/2) + 0.5: absolute, not relative, accuracy near 0
         np.testing.assert_allclose(eager[2], 3 / (1 + np.exp(-wide)), rtol=tol, atol=tol)
         assert m._ZERO[np.dtype(dt)][()] == 0 and m._HALF[np.dtype(dt)][()] == 0.5 and m._SIX[np.dtype(dt)][()] == 6
+
+
+def test_a_split_part_no_one_reads_is_not_sliced(rng):
+    """The LSTM pattern: four gates of which one is unread here (the others are returned or
+    read); the plan slices only those three, and they equal NumPy's split."""
+    x = rng.standard_normal((5, 12)).astype(np.float32)
+
+    def f(t):
+        i, g, c, o = tf.split(t, 4, axis=1)
+        return i * 2.0, o, tf.tanh(c)
+
+    cf = tf.function(f).get_concrete_function(tf.TensorSpec([5, 12]))
+    source = cf.plan.source
+    assert "[:, 0:3]" in source and "[:, 6:9]" in source and "[:, 9:12]" in source
+    assert "[:, 3:6]" not in source
+    want = np.split(x, 4, axis=1)
+    got = cf(tf.constant(x))
+    np.testing.assert_array_equal(got[0].numpy(), want[0] * 2)
+    np.testing.assert_array_equal(got[1].numpy(), want[3])
+    np.testing.assert_allclose(got[2].numpy(), np.tanh(want[2]), rtol=1e-6)

@@ -1,7 +1,8 @@
 """Lowering of ops whose results are views of their input: a ``split`` whose sizes are known
 while tracing becomes basic slicing written into the plan (``x[:, 0:10], x[:, 10:20]``), the
 same views the kernel returns, without a call and its run-time checks (the static shape
-already proved what they check)."""
+already proved what they check).  Only the parts something reads are sliced (an LSTM's
+gates often leave one part of a split unread)."""
 
 from __future__ import annotations
 
@@ -19,9 +20,13 @@ def _lower_split(node, em):
     axis %= len(shape)
     x = em.var(ref)
     lead = ":, " * axis
-    parts, start = [], 0
-    for n in sizes:
-        parts.append(f"{x}[{lead}{start}:{start + n}]")
+    graph = em.graph
+    returned = set(graph.outputs)
+    outs, parts, start = [], [], 0
+    for i, (name, n) in enumerate(zip(em.out_vars(node), sizes)):
+        if (node.id, i) in returned or graph.uses((node.id, i)):  # a part no one reads is not sliced
+            outs.append(name)
+            parts.append(f"{x}[{lead}{start}:{start + n}]")
         start += n
-    outs = em.out_vars(node)
-    em.emit(f"{', '.join(outs)}, = {', '.join(parts)},", node)
+    if outs:
+        em.emit(f"{', '.join(outs)}, = {', '.join(parts)},", node)
