@@ -234,6 +234,15 @@ class Graph:
                     break
         return out
 
+    def read_outside(self, nid: int, inside) -> bool:
+        """Whether a node not in ``inside`` (a set of ids) reads an output of ``nid``."""
+        for dst, edges in self.nx._succ[nid].items():
+            if dst not in inside:
+                for key in edges:
+                    if key[0] == "d":
+                        return True
+        return False
+
     def users(self, nid: int) -> list[Node]:
         """Nodes that read an output of ``nid`` (data edges only)."""
         return [self._records[dst] for dst in self.user_ids(nid)]

@@ -194,12 +194,7 @@ def _closes_a_cycle(graph, nodes) -> bool:
 
 
 def _uses_outside(graph, nid, members, graph_outputs) -> bool:
-    if (nid, 0) in graph_outputs:
-        return True
-    for u in graph.user_ids(nid):
-        if u not in members:
-            return True
-    return False
+    return (nid, 0) in graph_outputs or graph.read_outside(nid, members)
 
 
 def fuse_elementwise(graph) -> bool:
