@@ -98,3 +98,20 @@ def test_the_view_equals_networkxs_own_build_and_stays_a_working_graph():
     g.remove_node(sq.id)  # networkx's own mutators work on the directly built structures
     assert sq.id not in view and view.number_of_edges() == want.number_of_edges() - 4
     verify_graph(g, "after a removal")
+
+
+def test_read_outside_agrees_with_the_user_lists():
+    """``read_outside`` answers what ``user_ids`` would, for every node and inside-set, and
+    ignores control edges (only data readers count)."""
+    g = _traced()
+    by_op = {}
+    for n in g.nodes():
+        by_op.setdefault(n.op, []).append(n.id)
+    sums = by_op["reduce_sum"]
+    g.add_control(sums[1], sums[0])  # a control edge: not a reader
+    ids = [n.id for n in g.nodes()]
+    for nid in ids:
+        users = set(g.user_ids(nid))
+        for inside in (set(), users, set(ids), users - set(list(users)[:1])):
+            assert g.read_outside(nid, inside) == bool(users - inside)
+    assert not g.read_outside(sums[0], {n for n in ids if n in g.user_ids(sums[0])})
