@@ -1,0 +1,171 @@
+"""The measured floors behind two CPU targets, taken in one process (``python -m bench.floors``).
+
+* **W5** (the 20-op chain on 1e6 float32 against bare NumPy): tfunc's fused kernel with one
+  thread and with two, bare NumPy's unfused chain, and how much a second thread speeds up
+  *independent* ufunc loops (sin, exp and tanh over 65,536-element blocks, no Python between
+  them but the loop).  A fused kernel can split its blocks over two threads no better than
+  those loops do, so ``one-thread kernel / loop speed-up / bare NumPy`` is the ratio two
+  threads can reach on this machine.
+* **W4 backward** (both gradients of the guide's convolution against its forward): the
+  forward and the forward plus both gradients as two tf.functions, interleaved.  The input
+  gradient and the filter gradient are each a product of the forward's size, so the backward
+  costs at least twice the forward's product.
+
+Medians of interleaved repetitions; each figure is printed, nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from . import core
+
+BLOCK = 1 << 16  # the fused kernels' block (tfunc.ops.host_constants.BLOCK)
+
+
+def _median_ms(fns: dict, repeats: int) -> dict:
+    """Median milliseconds per call of each function, the functions taking turns.  A value may
+    be ``(setup, fn)``: ``setup()`` runs untimed before each timed ``fn()``."""
+    times: dict = {k: [] for k in fns}
+    for _ in range(repeats):
+        for k, f in fns.items():
+            if isinstance(f, tuple):
+                f[0]()
+                f = f[1]
+            t = time.perf_counter()
+            f()
+            times[k].append(time.perf_counter() - t)
+    return {k: statistics.median(v) * 1e3 for k, v in times.items()}
+
+
+def _loops(a, out, lo, hi):
+    for s in range(lo, hi, BLOCK):
+        e = min(s + BLOCK, hi)
+        np.sin(a[s:e], out=out[s:e])
+        np.exp(a[s:e], out=out[s:e])
+        np.tanh(a[s:e], out=out[s:e])
+
+
+def w5_floor(n: int = core.Sizes.chain_large, repeats: int = 15) -> dict:
+    import tfunc as tf
+
+    x = np.random.default_rng(0).uniform(-1.0, 1.0, n).astype(np.float32)
+    fn = tf.function(core.make_chain(_TfuncOps(tf)))
+    tx = tf.constant(x)
+    bare = core.make_chain(_NumpyOps)
+    np.testing.assert_allclose(fn(tx).numpy(), bare(x), rtol=1e-4, atol=1e-5)
+    setting = tf.config.threading.get_intra_op_parallelism_threads()
+    threads = tf.config.threading.set_intra_op_parallelism_threads
+    out, out2 = np.empty_like(x), np.empty_like(x)
+    mid = (n // 2 // BLOCK + 1) * BLOCK
+    pool = ThreadPoolExecutor(1)
+
+    def loops_two():
+        f = pool.submit(_loops, x, out2, mid, n)
+        _loops(x, out, 0, mid)
+        f.result()
+
+    try:
+        ms = _median_ms(
+            {
+                "bare_numpy": lambda: bare(x),
+                "tfunc_1_thread": (lambda: threads(1), lambda: fn(tx)),
+                "tfunc_2_threads": (lambda: threads(2), lambda: fn(tx)),
+                "loops_1_thread": lambda: _loops(x, out, 0, n),
+                "loops_2_threads": loops_two,
+            },
+            repeats,
+        )
+    finally:
+        threads(setting)
+        pool.shutdown()
+    speedup = ms["loops_1_thread"] / ms["loops_2_threads"]
+    ms["loop_speedup"] = speedup
+    ms["floor_ratio"] = ms["tfunc_1_thread"] / speedup / ms["bare_numpy"]
+    ms["tfunc_ratio"] = ms["tfunc_2_threads"] / ms["bare_numpy"]
+    return ms
+
+
+def w4_backward(shape=core.Sizes.conv, filters: int = core.Sizes.conv_filters, repeats: int = 12) -> dict:
+    import tfunc as tf
+
+    rng = np.random.default_rng(0)
+    x = tf.constant(rng.standard_normal(shape).astype(np.float32))
+    k = tf.constant((rng.standard_normal((3, 3, shape[-1], filters)) * 0.05).astype(np.float32))
+    b = tf.constant(rng.uniform(-0.1, 0.1, filters).astype(np.float32))
+
+    @tf.function
+    def forward(x, k, b):
+        return tf.nn.bias_add(tf.nn.conv2d(x, k, 1, "VALID"), b)
+
+    @tf.function
+    def forward_and_gradients(x, k, b):
+        with tf.GradientTape() as tape:
+            tape.watch([x, k])
+            loss = tf.reduce_sum(tf.nn.bias_add(tf.nn.conv2d(x, k, 1, "VALID"), b))
+        return [loss] + tape.gradient(loss, [x, k])
+
+    forward(x, k, b)
+    forward_and_gradients(x, k, b)
+    ms = _median_ms(
+        {"forward": lambda: forward(x, k, b), "with_gradients": lambda: forward_and_gradients(x, k, b)}, repeats
+    )
+    ms["backward_over_forward"] = (ms["with_gradients"] - ms["forward"]) / ms["forward"]
+    return ms
+
+
+class _NumpyOps:
+    tanh, exp, sqrt, sin, abs, maximum, log, cos = np.tanh, np.exp, np.sqrt, np.sin, np.abs, np.maximum, np.log, np.cos
+
+    @staticmethod
+    def sigmoid(y):
+        return 1 / (1 + np.exp(-y))
+
+    @staticmethod
+    def relu(y):
+        return np.maximum(y, 0)
+
+
+class _TfuncOps:
+    def __init__(self, tf):
+        self.tanh, self.exp, self.sqrt, self.sin, self.abs = tf.tanh, tf.exp, tf.sqrt, tf.sin, tf.abs
+        self.sigmoid, self.maximum, self.log, self.cos, self.relu = (
+            tf.sigmoid,
+            tf.maximum,
+            tf.math.log,
+            tf.cos,
+            tf.nn.relu,
+        )
+
+
+def main(argv=None) -> None:
+    p = argparse.ArgumentParser(prog="python -m bench.floors", description=__doc__.split("\n\n")[0])
+    p.add_argument("--only", choices=["w5", "w4"], help="one of the two measurements")
+    args = p.parse_args(argv)
+    if args.only in (None, "w5"):
+        r = w5_floor()
+        print(
+            "W5 (ms, medians): bare NumPy {bare_numpy:.2f}; tfunc kernel 1 thread {tfunc_1_thread:.2f}, "
+            "2 threads {tfunc_2_threads:.2f}; independent sin/exp/tanh loops 1 thread {loops_1_thread:.2f}, "
+            "2 threads {loops_2_threads:.2f} (speed-up {loop_speedup:.2f}x)".format(**r)
+        )
+        print(
+            "W5 ratio to bare NumPy: tfunc {tfunc_ratio:.3f}x; floor at the loops' speed-up {floor_ratio:.3f}x".format(
+                **r
+            )
+        )
+    if args.only in (None, "w4"):
+        r = w4_backward()
+        print(
+            "W4 (ms, medians): forward {forward:.1f}, forward and both gradients {with_gradients:.1f}; "
+            "backward / forward {backward_over_forward:.2f}x".format(**r)
+        )
+
+
+if __name__ == "__main__":
+    main()
