@@ -403,3 +403,42 @@ def test_an_lstm_step_has_one_sigmoid_and_matches_eager():
     fused = [n for n in step.get_concrete_function(x, h, c).optimized_graph.nodes() if n.op == "fused_elementwise"]
     members = [m for n in fused for m in n.meta["fused"]]
     assert sum(m.endswith(":sigmoid") for m in members) == 1
+
+
+@pytest.mark.parametrize("edge", ["into_member", "out_of_member", "into_product", "out_of_reduction"])
+def test_fusion_keeps_nodes_at_either_end_of_a_control_edge(rng, edge):
+    """A graph built other than by tracing may order pure ops: fusing such a node would drop
+    its control edge (and one read by a later node would dangle: a cycle, or a lost order)."""
+
+    def f(x, w):
+        a = tf.tanh(tf.matmul(x, w) + 1.0)
+        b = tf.exp(x[:, :3]) * 2.0
+        return a * b, tf.reduce_sum(tf.sigmoid(b)), tf.reduce_max(x)
+
+    x, w = rng.standard_normal((4, 5)).astype(np.float32), rng.standard_normal((5, 3)).astype(np.float32)
+    graph, _ = traced(f, tf.constant(x), tf.constant(w))
+    g = graph.copy()
+    by = {n.op: n.id for n in g.nodes()}  # the last node of each op
+    first = {}
+    for n in g.nodes():
+        first.setdefault(n.op, n.id)
+    anchor = by["reduce_max"]  # not fusable itself
+    if edge == "into_member":
+        g.add_control(first["tanh"], anchor)
+    elif edge == "out_of_member":
+        g.add_control(anchor, first["exp"])
+    elif edge == "into_product":
+        g.add_control(first["matmul"], anchor)
+    else:
+        g.add_control(anchor, first["reduce_sum"])
+    before = run(g, x, w)
+    fuse_elementwise(g)
+    verify_graph(g, "after fusion")
+    pinned = {"into_member": first["tanh"], "out_of_member": first["exp"]}.get(edge)
+    pinned = pinned or {"into_product": first["matmul"], "out_of_reduction": first["reduce_sum"]}[edge]
+    assert pinned in g  # still its own node, with its edge
+    edges = [(c, n.id) for n in g.nodes() for c in n.control]
+    assert (anchor, pinned) in edges or (pinned, anchor) in edges
+    assert any(n.op == "fused_elementwise" for n in g.nodes())  # the rest still fuses
+    for got, want in zip(run(g, x, w), before):
+        np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-6)

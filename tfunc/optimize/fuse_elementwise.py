@@ -11,7 +11,8 @@ A group may also start with the matmul or conv2d that produces its input
 (bias + activation epilogues) and end in a reduction of its only output (an
 elementwise prologue of ``reduce_sum`` and friends).  Groups never make the
 graph cyclic: a node joins a group only if none of its other inputs depends
-on that group through nodes outside it.  Stateful and random ops never fuse.
+on that group through nodes outside it.  Stateful and random ops never fuse, nor do
+nodes at either end of a control edge.
 
 Every member of a group must have the group's shape, since a fused kernel
 computes each step at the broadcast shape of the group's inputs.  With fully
@@ -80,7 +81,7 @@ def _static(shape) -> bool:
     return shape is not None and None not in shape
 
 
-def _plan_groups(graph, order):
+def _plan_groups(graph, order, pinned=frozenset()):
     groups = _Groups()
     find = groups.find
     group_of: dict = {}
@@ -120,7 +121,7 @@ def _plan_groups(graph, order):
         ok = eligible_op.get(node.op)
         if ok is None:
             ok = eligible_op[node.op] = _eligible_op(node.op)
-        if ok and _eligible_node(node):
+        if ok and nid not in pinned and _eligible_node(node):
             shape = node.outputs[0].shape
             static = _static(shape)
             cands = []
@@ -199,15 +200,24 @@ def _uses_outside(graph, nid, members, graph_outputs) -> bool:
 
 def fuse_elementwise(graph) -> bool:
     order = graph.topological_order()
-    plans, group_of, groups, reach = _plan_groups(graph, order)
+    # nodes on either end of a control edge keep their own node: a fused node would drop the
+    # edge (tracing puts control edges only on stateful ops, but a graph built or restored by
+    # other means may order a pure op)
+    pinned: set = set()
+    for nid in order:
+        control = graph.node(nid).control
+        if control:
+            pinned.add(nid)
+            pinned.update(control)
+    plans, group_of, groups, reach = _plan_groups(graph, order, pinned)
     changed = False
     claimed: set = set()
     for members, _ in plans:
         graph_outputs = set(graph.outputs)
         member_set = set(members)
-        prologue = _find_prologue(graph, members, member_set, reach, groups, group_of, claimed)
+        prologue = _find_prologue(graph, members, member_set, reach, groups, group_of, claimed | pinned)
         outputs = [m for m in members if _uses_outside(graph, m, member_set, graph_outputs)]
-        reduction = _find_reduction(graph, members, outputs, member_set)
+        reduction = _find_reduction(graph, members, outputs, member_set, pinned)
         extras = {prologue, reduction} - {None}
         if extras and _closes_a_cycle(graph, member_set | extras):
             prologue = reduction = None
@@ -243,12 +253,12 @@ def _find_prologue(graph, members, member_set, reach, groups, group_of, claimed)
     return None
 
 
-def _find_reduction(graph, members, outputs, member_set):
+def _find_reduction(graph, members, outputs, member_set, pinned=frozenset()):
     """A reduction that is the only reader of the group's only output."""
     if len(outputs) != 1 or (outputs[0], 0) in set(graph.outputs):
         return None
     users = graph.users(outputs[0])
-    if len(users) != 1 or not REGISTRY[users[0].op].fusable_reduction or not is_pure(users[0]):
+    if len(users) != 1 or not REGISTRY[users[0].op].fusable_reduction or not is_pure(users[0]) or users[0].id in pinned:
         return None
     return users[0].id
 
