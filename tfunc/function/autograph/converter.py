@@ -993,7 +993,7 @@ def convert_function(fn, operators_module):
     try:
         try:
             code = compile(module, fn.__code__.co_filename, "exec")
-        except TypeError:  # pragma: no cover - a generated node without a position (a converter slip):
+        except (TypeError, ValueError):  # pragma: no cover - a node without a position (a converter slip):
             # each pass locates what it makes, so the whole-tree walk is needed only then
             code = compile(fix_missing_locations(module), fn.__code__.co_filename, "exec")
     except SyntaxError as e:  # pragma: no cover - a converter bug; reported clearly
