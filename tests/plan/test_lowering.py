@@ -221,3 +221,49 @@ def test_a_split_part_no_one_reads_is_not_sliced(rng):
     np.testing.assert_array_equal(got[0].numpy(), want[0] * 2)
     np.testing.assert_array_equal(got[1].numpy(), want[3])
     np.testing.assert_allclose(got[2].numpy(), np.tanh(want[2]), rtol=1e-6)
+
+
+def _kernel_source(cf):
+    """The source of the one fused kernel a plan calls."""
+    (kernel,) = [v for v in cf.plan.fn.__defaults__ if getattr(v, "source", None)]
+    return kernel.source
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_0d_float_arithmetic_works_on_numpy_scalars_and_keeps_ufunc_results(dtype):
+    """On 0-d inputs, ``a + 1`` (one op: a plan line) and ``(a + 1) * b - a`` (a fused group) are
+    Python operators on the inputs' scalars ``a[()]``: an operator on a 0-d array, like a ufunc
+    call, costs about ten times more.  The results are the ufunc's, in the inputs' dtype,
+    whether an input is a 0-d array or a NumPy scalar (an earlier output fed back)."""
+    one = tf.function(lambda a: a + 1.0)
+    group = tf.function(lambda a, b: (a + 1.0) * b - a)
+    spec = tf.TensorSpec([], tf.as_dtype(dtype))
+    assert "[()]" in one.get_concrete_function(spec).plan.source
+    kernel = _kernel_source(group.get_concrete_function(spec, spec))
+    assert "[()]" in kernel and " + " in kernel and " * " in kernel and " - " in kernel
+
+    def ufuncs(a, b):
+        return np.subtract(np.multiply(np.add(a, dtype(1.0)), b), a)
+
+    for a, b in [(1.5, 2.0), (np.inf, 0.5), (np.nan, 1.0), (-3.25, np.finfo(dtype).max)]:
+        a, b = np.asarray(a, dtype), np.asarray(b, dtype)
+        with np.errstate(all="ignore"):
+            got, want = group(tf.constant(a), tf.constant(b)), ufuncs(a, b)
+            again = group(got, tf.constant(b))  # a NumPy scalar as the input
+            plus = one(got)
+            want_again, want_plus = ufuncs(want, b), np.add(want, dtype(1.0))
+        for t, w in ((got, want), (again, want_again), (plus, want_plus)):
+            assert t.dtype.as_numpy_dtype == dtype
+            np.testing.assert_array_equal(t.numpy(), w)
+
+
+def test_0d_integer_groups_keep_ufunc_calls_that_wrap():
+    """Integer operators on NumPy scalars warn on overflow where the ufunc wraps silently: a
+    0-d integer group keeps its ufunc calls (comparisons may be operators)."""
+    f = tf.function(lambda a, b: (a + b) * b)
+    spec = tf.TensorSpec([], tf.int32)
+    assert " + " not in _kernel_source(f.get_concrete_function(spec, spec))
+    big = np.int32(2**31 - 1)
+    with np.errstate(over="raise"):
+        got = f(tf.constant(big), tf.constant(np.int32(1)))
+    assert int(got) == -(2**31)

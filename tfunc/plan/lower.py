@@ -62,6 +62,7 @@ class Emitter(Interpreter):
         self._indent = "    "
         self._tmp = itertools.count()
         self.segments: list = []  # CapturedSegment runners (GPU plans)
+        self._scalar_vars: set = set()  # variables a Python operator made: NumPy scalars
 
     # --- names and bindings ------------------------------------------------------
     def bind(self, prefix: str, obj) -> str:
@@ -164,11 +165,18 @@ class Emitter(Interpreter):
             producer = self.graph.node(r[0])
             if producer.op == "const":
                 args.append(self.bind("c", scalar_constant(producer.attrs["value"])))
-            else:
-                args.append(self.var(r))
+                continue
+            v = self.var(r)
+            if v not in self._scalar_vars:
+                # an input or a kernel's result may be a 0-d array: an operator on one goes through
+                # the ufunc machinery (about 0.7 us for ``a + c``), on its scalar ``a[()]`` not (0.1)
+                nd = self.bind("T", np.ndarray)
+                v = f"({v}[()] if {v}.__class__ is {nd} else {v})"
+            args.append(v)
         (out,) = self.out_vars(node)
         expr = f"{operator}{args[0]}" if len(args) == 1 else f"{args[0]} {operator} {args[1]}"
         self.emit(f"{out} = {expr}", node)
+        self._scalar_vars.add(out)
 
     def emit_call(self, node) -> None:
         """The default lowering: ``outputs = kernel(*inputs)``."""

@@ -4,9 +4,11 @@ A ufunc call on two 0-d values costs about 1.7 µs; the same comparison as a Pyt
 operator on NumPy scalars about 0.15 µs.  Loop conditions are exactly that
 (``while tf.reduce_sum(x) > 1``: a reduction gives a NumPy scalar, compared with a
 constant), so on the host plan such a node is emitted as ``v = a > b``, with 0-d
-constants bound as NumPy scalars.  The results are the ufunc's: NumPy's scalar
-operators are those ufuncs.  Arithmetic is lowered this way only for floating dtypes
-(integer scalar arithmetic warns on overflow where the ufunc on arrays wraps silently).
+constants bound as NumPy scalars and a 0-d array operand (a function's input, a
+kernel's result) taken as its scalar ``a[()]``: an operator on a 0-d array is a ufunc
+call again.  The results are the ufunc's: NumPy's scalar operators are those ufuncs.
+Arithmetic is lowered this way only for floating dtypes (integer scalar arithmetic
+warns on overflow where the ufunc on arrays wraps silently).
 
 The table is the plan layer's own: op name -> Python operator.
 """
@@ -22,18 +24,23 @@ UNARY = {"negative": "-"}
 
 def operator_of(node, graph) -> str | None:
     """The Python operator computing ``node`` on 0-d host values, or None."""
-    if node.attrs or any(s.shape != () for s in node.outputs):
+    return operator_for(node.op, node.attrs, [graph.spec(r) for r in node.inputs], node.outputs)
+
+
+def operator_for(op: str, attrs, in_specs, out_specs) -> str | None:
+    """The Python operator computing ``op`` on 0-d host values of these specs, or None (also
+    for a step of a 0-d fused kernel, ``backend/numpy/fusion.py``)."""
+    if attrs or any(s.shape != () for s in out_specs):
         return None
-    specs = [graph.spec(r) for r in node.inputs]
-    if any(s.shape != () or s.dtype.is_string or s.dtype.is_variant for s in specs):
+    if any(s.shape != () or s.dtype.is_string or s.dtype.is_variant for s in in_specs):
         return None
-    if node.op in COMPARISONS:
-        return COMPARISONS[node.op]
-    floating = all(s.dtype.is_floating for s in specs) and node.outputs[0].dtype.is_floating
-    if node.op in FLOAT_ARITHMETIC and floating and specs[0].dtype is specs[1].dtype:
-        return FLOAT_ARITHMETIC[node.op]
-    if node.op in UNARY and floating:
-        return UNARY[node.op]
+    if op in COMPARISONS:
+        return COMPARISONS[op]
+    floating = all(s.dtype.is_floating for s in in_specs) and out_specs[0].dtype.is_floating
+    if op in FLOAT_ARITHMETIC and floating and in_specs[0].dtype is in_specs[1].dtype:
+        return FLOAT_ARITHMETIC[op]
+    if op in UNARY and floating:
+        return UNARY[op]
     return None
 
 
