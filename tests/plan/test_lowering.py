@@ -267,3 +267,31 @@ def test_0d_integer_groups_keep_ufunc_calls_that_wrap():
     with np.errstate(over="raise"):
         got = f(tf.constant(big), tf.constant(np.int32(1)))
     assert int(got) == -(2**31)
+
+
+def test_bfloat16_scalars_keep_ufunc_calls_that_report_floating_point_errors():
+    """ml_dtypes' scalar operators never check the floating-point status: bfloat16 stays on
+    ufunc calls, so np.errstate's "raise" raises in a function as it does eagerly."""
+    bf = tf.bfloat16.as_numpy_dtype
+    one, zero, nan = (tf.constant(np.array(v, bf)) for v in (1.0, 0.0, np.nan))
+    cases = [(lambda a, b: a / b, zero), (lambda a, b: (a + b) / b, zero), (lambda a, b: a < b, nan)]
+    for fn, b in cases:
+        f = tf.function(fn)
+        cf = f.get_concrete_function(one, b)
+        kernels = [v.source for v in cf.plan.fn.__defaults__ if getattr(v, "source", None)]
+        assert "[()]" not in cf.plan.source + "".join(kernels)
+        with np.errstate(all="raise"):
+            with pytest.raises(tf.errors.InvalidArgumentError):
+                fn(one, b)  # eagerly
+            with pytest.raises(tf.errors.InvalidArgumentError):
+                f(one, b)
+
+
+def test_a_0d_group_gives_non_operator_steps_their_inputs_as_given():
+    """Only operator steps read an input's scalar: a cast of a 0-d input in the same group
+    returns what the cast returns eagerly (a 0-d array), not a NumPy scalar."""
+    f = tf.function(lambda a, b: (tf.cast(a, tf.float64), tf.cast(a, tf.float64) * b))
+    a, b = tf.constant(np.float32(1.5)), tf.constant(np.float64(2.0))
+    cast, product = f(a, b)
+    assert type(cast.numpy()) is type(tf.cast(a, tf.float64).numpy())
+    assert float(product) == 3.0 and product.dtype is tf.float64

@@ -6,9 +6,12 @@ operator on NumPy scalars about 0.15 µs.  Loop conditions are exactly that
 constant), so on the host plan such a node is emitted as ``v = a > b``, with 0-d
 constants bound as NumPy scalars and a 0-d array operand (a function's input, a
 kernel's result) taken as its scalar ``a[()]``: an operator on a 0-d array is a ufunc
-call again.  The results are the ufunc's: NumPy's scalar operators are those ufuncs.
-Arithmetic is lowered this way only for floating dtypes (integer scalar arithmetic
-warns on overflow where the ufunc on arrays wraps silently).
+call again.  The results are the ufunc's: NumPy's scalar operators are those ufuncs
+(with one freedom IEEE 754 leaves: of two NaN operands of ``+`` or ``*``, the scalar
+operator returns the second's sign and payload, the ufunc the first's).  Arithmetic is
+lowered this way only for floating dtypes (integer scalar arithmetic warns on overflow
+where the ufunc on arrays wraps silently), and only for NumPy's own types: ml_dtypes'
+scalar operators (bfloat16) do not report floating-point errors.
 
 The table is the plan layer's own: op name -> Python operator.
 """
@@ -34,14 +37,23 @@ def operator_for(op: str, attrs, in_specs, out_specs) -> str | None:
         return None
     if any(s.shape != () or s.dtype.is_string or s.dtype.is_variant for s in in_specs):
         return None
+    kinds = [_kind(s.dtype) for s in in_specs]
+    if any(k not in "biuf" for k in kinds):
+        # NumPy's own types only: ml_dtypes' scalar operators (bfloat16) never check the
+        # floating-point status, so errors np.errstate asks to report would pass silently
+        return None
     if op in COMPARISONS:
         return COMPARISONS[op]
-    floating = all(s.dtype.is_floating for s in in_specs) and out_specs[0].dtype.is_floating
+    floating = all(k == "f" for k in kinds) and _kind(out_specs[0].dtype) == "f"
     if op in FLOAT_ARITHMETIC and floating and in_specs[0].dtype is in_specs[1].dtype:
         return FLOAT_ARITHMETIC[op]
     if op in UNARY and floating:
         return UNARY[op]
     return None
+
+
+def _kind(dtype) -> str:
+    return np.dtype(dtype._np).kind
 
 
 def scalar_constant(value):
