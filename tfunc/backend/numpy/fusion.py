@@ -239,12 +239,12 @@ def _build_cpu_kernel(attrs, name):
     shape = steps[-1][3].shape
     src = _Source()
     if shape == ():
-        # 0-d: NumPy scalars, not buffers.  The inputs are taken as scalars (a 0-d array's
-        # ``a[()]``) and the steps plan/scalars.py writes as Python operators are operators here
-        # too: a ufunc call costs about 0.5 us even on scalars, an operator 0.05.  Other steps
-        # stay ufunc calls (on scalars they return scalars).
+        # 0-d: NumPy scalars, not buffers.  The steps plan/scalars.py writes as Python operators
+        # are operators here too (a ufunc call costs about 0.5 us even on scalars, an operator
+        # 0.05), on their inputs' scalars (a 0-d array's ``a[()]``, taken once); other steps
+        # stay ufunc calls on the inputs as given, so they return what they did before.
         nd = src.bind(np.ndarray)
-        src.lines += [f"{i} = {i}[()] if {i}.__class__ is {nd} else {i}" for i in inputs]
+        scalar_in: dict = {}  # input name -> its scalar's name
         where = {}
         for j, (op_name, args, a, spec) in enumerate(steps):
             names = [inputs[x[1]] if x[0] == "in" else where[x[1]] for x in args]
@@ -252,10 +252,15 @@ def _build_cpu_kernel(attrs, name):
             operator = operator_for(op_name, a, arg_specs, (spec,))
             if operator is None:
                 expr = f"{src.bind(kernel_for(op_name, a))}({', '.join(names)})"
-            elif len(names) == 1:
-                expr = f"{operator}{names[0]}"
             else:
-                expr = f"{names[0]} {operator} {names[1]}"
+                for k, x in enumerate(args):
+                    if x[0] == "in":
+                        i = names[k]
+                        if i not in scalar_in:
+                            scalar_in[i] = f"j{i[1:]}"
+                            src.lines.append(f"{scalar_in[i]} = {i}[()] if {i}.__class__ is {nd} else {i}")
+                        names[k] = scalar_in[i]
+                expr = f"{operator}{names[0]}" if len(names) == 1 else f"{names[0]} {operator} {names[1]}"
             src.step_line(f"s{j} = {expr}", j)
             where[j] = f"s{j}"
     else:
