@@ -145,10 +145,24 @@ class StaticEvaluator(ArrayEvaluator):
             return get(r, UNKNOWN)
 
         for node in graph.nodes():
-            if node.op == "placeholder":
+            name = node.op
+            if name == "placeholder":
                 continue
-            outs = self.run_node_lazily(node, graph, value_of)
-            for i, v in enumerate(outs):
+            if name != "const":
+                op = REGISTRY[name]
+                if op.static_value is None and not op.shape_only_inputs:
+                    # an op on a value not known is not known (run_node_lazily would say so after
+                    # its other checks): most nodes of a graph, decided by one lookup per input
+                    for r in node.inputs:
+                        if get(r, UNKNOWN) is UNKNOWN:
+                            for i in range(len(node.outputs)):
+                                env[(node.id, i)] = UNKNOWN
+                            break
+                    else:
+                        for i, v in enumerate(self.run_node_lazily(node, graph, value_of)):
+                            env[(node.id, i)] = v
+                    continue
+            for i, v in enumerate(self.run_node_lazily(node, graph, value_of)):
                 env[(node.id, i)] = v
         return env
 
