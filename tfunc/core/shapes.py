@@ -78,6 +78,10 @@ def broadcast_shapes(a: Shape, b: Shape, op: str = "op") -> Shape:
         return None
     if a == b:
         return a
+    if not b:  # a scalar operand (x + 1.0): the other shape as it is
+        return a
+    if not a:
+        return b
     la, lb = len(a), len(b)
     n = max(la, lb)
     out = []

@@ -157,21 +157,24 @@ def _plan_groups(graph, order, pinned=frozenset()):
 
 
 def _reach_of(inputs, control, reach, group_of, empty):
-    """The raw group ids a node depends on: its producers' and theirs.  A node with one
-    producer whose set already holds the producer's group shares that set (sets are never
-    changed once stored), so a chain costs no set per node."""
-    if not control and len(inputs) == 1:
-        src = inputs[0][0]
-        r = reach.get(src, empty)
-        g = group_of.get(src)
-        if g is None or g in r:
-            return r
-        return r | {g}
-    r = set()
+    """The raw group ids a node depends on: its producers' and theirs.  Sets are never changed
+    once stored, so a node whose producers add nothing to one producer's set shares that set
+    (along a chain, ``x + 1.0`` after ``x = ...``): a new set only where the union grows."""
+    r = empty
+    owned = False
     for src in [s for s, _ in inputs] + list(control):
-        r |= reach.get(src, empty)
+        rs = reach.get(src, empty)
+        if rs and rs is not r:
+            if not r:
+                r = rs
+            elif not rs <= r:
+                if not owned:
+                    r, owned = set(r), True
+                r |= rs
         g = group_of.get(src)
-        if g is not None:
+        if g is not None and g not in r:
+            if not owned:
+                r, owned = set(r), True
             r.add(g)
     return r
 
