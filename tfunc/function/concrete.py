@@ -553,7 +553,7 @@ class ConcreteFunction:
     @property
     def captured_inputs(self):
         caps = [v for v in self.graph.variables.values() if not isinstance(v, ArgumentVariable)]
-        caps += [t for t, _ in self.graph._const_captures.values() if id(t) not in self.graph.literal_ids]
+        caps += [c[0] for c in self.graph._const_captures.values() if id(c[0]) not in self.graph.literal_ids]
         return caps
 
     @property

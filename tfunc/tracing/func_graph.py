@@ -81,7 +81,7 @@ class FuncGraph:
         self.name = name
         self.ir = Graph(name)
         self.outer = outer
-        self._const_captures: dict = {}  # id(EagerTensor) -> (tensor, node id)
+        self._const_captures: dict = {}  # id(EagerTensor) -> (tensor, node id, spec)
         self.outer_captures: list = []  # [(outer SymbolicTensor, inner placeholder SymbolicTensor)]
         self._outer_index: dict = {}  # (id(outer graph), node, index) -> position in outer_captures
         self.variables: dict = {}  # id -> Variable read or written here
@@ -167,14 +167,16 @@ class FuncGraph:
             const_op.name, (), {"value": value, "dtype": dtype}, (Spec(tuple(value.shape), dtype),), name=name
         ).id
 
-    def _capture_eager(self, t: EagerTensor) -> int:
+    def _capture_eager(self, t: EagerTensor) -> tuple:
+        """(node id, spec) of the const node holding ``t`` in this graph, made on first use."""
         key = id(t)
         hit = self._const_captures.get(key)
         if hit is not None:
-            return hit[1]
+            return hit[1], hit[2]
         nid = self.constant(t._value, t._dtype)
-        self._const_captures[key] = (t, nid)
-        return nid
+        spec = self.ir.spec((nid, 0))
+        self._const_captures[key] = (t, nid, spec)
+        return nid, spec
 
     def capture(self, t: SymbolicTensor) -> SymbolicTensor:
         """Makes a tensor of an enclosing graph available here, as a placeholder."""
@@ -205,8 +207,9 @@ class FuncGraph:
                 refs.append((t.node, t.index))
                 specs.append(t._spec)
             elif tt is EagerTensor:
-                refs.append((self._capture_eager(t), 0))
-                specs.append(Spec(t._value.shape, t._dtype))
+                nid, spec = self._capture_eager(t)
+                refs.append((nid, 0))
+                specs.append(spec)
             elif getattr(t, "_is_symbolic", False):
                 raise leaked(t)
             else:
