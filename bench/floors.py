@@ -52,12 +52,14 @@ def _loops(a, out, lo, hi):
 
 
 def w5_floor(n: int = core.Sizes.chain_large, repeats: int = 15) -> dict:
-    import tfunc as tf
+    from .fw_tfunc import Framework  # the benchmark's own chains: tfunc's ops and bare NumPy's
 
+    framework = Framework()
+    tf = framework.tf
     x = np.random.default_rng(0).uniform(-1.0, 1.0, n).astype(np.float32)
-    fn = tf.function(core.make_chain(_TfuncOps(tf)))
+    fn = tf.function(core.make_chain(framework.chain_ops()))
     tx = tf.constant(x)
-    bare = core.make_chain(_NumpyOps)
+    bare = core.make_chain(core.NumpyOps)
     np.testing.assert_allclose(fn(tx).numpy(), bare(x), rtol=1e-4, atol=1e-5)
     setting = tf.config.threading.get_intra_op_parallelism_threads()
     threads = tf.config.threading.set_intra_op_parallelism_threads
@@ -117,30 +119,6 @@ def w4_backward(shape=core.Sizes.conv, filters: int = core.Sizes.conv_filters, r
     )
     ms["backward_over_forward"] = (ms["with_gradients"] - ms["forward"]) / ms["forward"]
     return ms
-
-
-class _NumpyOps:
-    tanh, exp, sqrt, sin, abs, maximum, log, cos = np.tanh, np.exp, np.sqrt, np.sin, np.abs, np.maximum, np.log, np.cos
-
-    @staticmethod
-    def sigmoid(y):
-        return 1 / (1 + np.exp(-y))
-
-    @staticmethod
-    def relu(y):
-        return np.maximum(y, 0)
-
-
-class _TfuncOps:
-    def __init__(self, tf):
-        self.tanh, self.exp, self.sqrt, self.sin, self.abs = tf.tanh, tf.exp, tf.sqrt, tf.sin, tf.abs
-        self.sigmoid, self.maximum, self.log, self.cos, self.relu = (
-            tf.sigmoid,
-            tf.maximum,
-            tf.math.log,
-            tf.cos,
-            tf.nn.relu,
-        )
 
 
 def main(argv=None) -> None:

@@ -36,7 +36,7 @@ from ..ops.registry import REGISTRY
 from . import control_flow, dataset_loop, fused, views  # noqa: F401  (register their lowering rules)
 from .capture import Segment, partition
 from .rules import LOWERINGS
-from .scalars import operator_of, scalar_constant
+from .scalars import operator_of, scalar_constant, scalar_expr
 from .source import LINE_STEPS, compile_source, hold, identifier
 
 
@@ -171,7 +171,7 @@ class Emitter(Interpreter):
                 # an input or a kernel's result may be a 0-d array: an operator on one goes through
                 # the ufunc machinery (about 0.7 us for ``a + c``), on its scalar ``a[()]`` not (0.1)
                 nd = self.bind("T", np.ndarray)
-                v = f"({v}[()] if {v}.__class__ is {nd} else {v})"
+                v = scalar_expr(v, nd)
             args.append(v)
         (out,) = self.out_vars(node)
         expr = f"{operator}{args[0]}" if len(args) == 1 else f"{args[0]} {operator} {args[1]}"

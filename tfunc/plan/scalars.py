@@ -56,6 +56,12 @@ def _kind(dtype) -> str:
     return np.dtype(dtype._np).kind
 
 
+def scalar_expr(var: str, ndarray_name: str) -> str:
+    """Generated code for ``var``'s NumPy scalar when it holds a 0-d array (``ndarray_name``:
+    the plan's or kernel's name bound to ``np.ndarray``), else ``var`` itself."""
+    return f"({var}[()] if {var}.__class__ is {ndarray_name} else {var})"
+
+
 def scalar_constant(value):
     """A 0-d constant as the NumPy scalar the operators work on fastest."""
     return value[()] if isinstance(value, np.ndarray) and value.ndim == 0 else value

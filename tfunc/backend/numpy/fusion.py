@@ -33,7 +33,7 @@ import numpy as np
 from ...ops.host_constants import BLOCK, FULL_MIN
 from ...ops.registry import REGISTRY
 from ...optimize.facts import Unkeyable, value_key
-from ...plan.scalars import operator_for
+from ...plan.scalars import operator_for, scalar_expr
 from ...plan.source import compile_source, hold
 from . import threads
 from .kernels import EXTREMA, specialized
@@ -258,7 +258,7 @@ def _build_cpu_kernel(attrs, name):
                         i = names[k]
                         if i not in scalar_in:
                             scalar_in[i] = f"j{i[1:]}"
-                            src.lines.append(f"{scalar_in[i]} = {i}[()] if {i}.__class__ is {nd} else {i}")
+                            src.lines.append(f"{scalar_in[i]} = {scalar_expr(i, nd)}")
                         names[k] = scalar_in[i]
                 expr = f"{operator}{names[0]}" if len(names) == 1 else f"{names[0]} {operator} {names[1]}"
             src.step_line(f"s{j} = {expr}", j)
