@@ -89,7 +89,7 @@ def test_split_views_share_the_input_memory():
     assert a.numpy().tolist() == [[1], [4]] and b.numpy().tolist() == [[2, 3], [5, 6]]
 
 
-def test_small_static_products_bind_numpy_matmul(rng):
+def test_small_static_products_bind_numpy_dot(rng):
     from tfunc.backend.numpy.kernels import specialized
     from tfunc.core.specs import Spec
 
@@ -97,7 +97,9 @@ def test_small_static_products_bind_numpy_matmul(rng):
         return Spec(tuple(shape), dtype)
 
     small = [S([3, 4]), S([4, 5])]
-    assert specialized("matmul", {"transpose_a": False, "transpose_b": False}, small) is np.matmul
+    assert specialized("matmul", {"transpose_a": False, "transpose_b": False}, small) is np.dot
+    assert specialized("matmul", {}, [S([3, 4], tf.complex64), S([4, 5], tf.complex64)]) is np.dot
+    assert specialized("matmul", {}, [S([3, 4], tf.float16), S([4, 5], tf.float16)]) is np.matmul
     assert specialized("matmul", {"transpose_a": True, "transpose_b": False}, small) is None
     assert specialized("matmul", {}, [S([None, 4]), S([4, 5])]) is None
     assert specialized("matmul", {}, [S([2, 3, 4]), S([4, 5])]) is None  # batched: the wrapper
@@ -114,6 +116,35 @@ def test_small_static_products_bind_numpy_matmul(rng):
     y, p = dense(tf.constant(x), tf.constant(w), tf.constant(b))
     np.testing.assert_allclose(y.numpy(), np.tanh(x @ w + b), rtol=1e-6)
     np.testing.assert_allclose(p.numpy(), x @ w, rtol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.float16])
+def test_small_products_agree_bit_for_bit_eager_and_traced(rng, dtype):
+    # eager runs the matmul kernel, a plan binds np.dot (np.matmul for float16) straight:
+    # both must give the same bits, whatever the operands' layout
+    def draw(*shape):
+        x = rng.standard_normal(shape)
+        if np.dtype(dtype).kind == "c":
+            x = x + 1j * rng.standard_normal(shape)
+        return x.astype(dtype)
+
+    cases = [
+        (draw(3, 4), draw(4, 5), {}),
+        (draw(1, 7), draw(7, 6), {}),
+        (draw(6, 7), draw(7, 1), {}),
+        (draw(0, 4), draw(4, 3), {}),
+        (draw(3, 0), draw(0, 2), {}),
+        (draw(4, 3), draw(4, 5), {"transpose_a": True}),
+        (draw(3, 4), draw(5, 4), {"transpose_b": True}),
+        (draw(5, 8)[:, ::2], draw(4, 1), {}),  # strided: copied for BLAS
+    ]
+    for a, b, kw in cases:
+        eager = tf.matmul(tf.constant(a), tf.constant(b), **kw).numpy()
+        traced = tf.function(lambda x, y, kw=kw: tf.matmul(x, y, **kw))(tf.constant(a), tf.constant(b)).numpy()
+        assert eager.dtype == dtype and eager.shape == traced.shape
+        assert np.array_equal(eager, traced), (a.shape, b.shape, kw)
+        want = np.matmul(a.T if kw.get("transpose_a") else a, b.T if kw.get("transpose_b") else b)
+        np.testing.assert_allclose(eager, want, rtol=1e-2 if dtype == np.float16 else 1e-5, atol=1e-5)
 
 
 def test_a_vector_sum_binds_the_bare_reduce_and_keeps_the_dtype(rng):

@@ -15,15 +15,16 @@ import functools
 import numpy as np
 
 from ...ops.host_constants import full_operand
-from .matmul import _PARALLEL_FLOPS
+from .matmul import _PARALLEL_FLOPS, BLAS_DTYPES
 
 _REDUCING_UFUNCS = {"reduce_sum": np.add, "reduce_prod": np.multiply}
 
 
 def _small_matmul(attrs, in_specs):
-    """``np.matmul`` itself for a product of two matrices of static shapes, no transposes, one
-    float or complex dtype (NumPy's result keeps it) and too small to be split over both
-    cores: what ``matmul.matmul`` would end up calling, without its checks."""
+    """``np.dot`` (``np.matmul`` for float16) itself for a product of two matrices of static
+    shapes, no transposes, one float or complex dtype (NumPy's result keeps it) and too small
+    to be split over both cores: what ``matmul.matmul`` would end up calling, without its
+    checks."""
     if attrs.get("transpose_a") or attrs.get("transpose_b"):
         return None
     a, b = in_specs
@@ -33,7 +34,7 @@ def _small_matmul(attrs, in_specs):
         return None
     if 2.0 * a.shape[0] * a.shape[1] * b.shape[1] >= _PARALLEL_FLOPS:
         return None
-    return np.matmul
+    return np.dot if a.dtype._np in BLAS_DTYPES else np.matmul
 
 
 def specialized(op_name: str, attrs: dict, in_specs) -> object | None:
