@@ -6,6 +6,11 @@
   them but the loop).  A fused kernel can split its blocks over two threads no better than
   those loops do, so ``one-thread kernel / loop speed-up / bare NumPy`` is the ratio two
   threads can reach on this machine.
+* **W4 forward** (the guide's convolution against TensorFlow's oneDNN): the machine's GEMM
+  rate (a 2048x2048 float32 product on one BLAS thread, and tfunc's split over both cores),
+  and the two parts of tfunc's convolution kernel, each on one thread: gathering every
+  block's patches (im2col) and the blocks' GEMMs.  Split over two cores the kernel can take no
+  less than half their sum; the GEMMs alone set half of that.
 * **W4 backward** (both gradients of the guide's convolution against its forward): the
   forward and the forward plus both gradients as two tf.functions, interleaved.  The input
   gradient and the filter gradient are each a product of the forward's size, so the backward
@@ -93,6 +98,56 @@ def w5_floor(n: int = core.Sizes.chain_large, repeats: int = 15) -> dict:
     return ms
 
 
+def w4_forward(shape=core.Sizes.conv, filters: int = core.Sizes.conv_filters, square: int = 2048, repeats=5) -> dict:
+    import tfunc as tf
+    from tfunc.backend.numpy import conv  # the kernel's own blocking and gather
+    from tfunc.ops.conv import geometry
+
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(shape).astype(np.float32)
+    k = (rng.standard_normal((3, 3, shape[-1], filters)) * 0.05).astype(np.float32)
+    g = geometry(x.shape, k.shape, (1, 1), "VALID", (1, 1))
+    blocks, most = conv._blocks(g, x.itemsize)
+    k2 = k.reshape(-1, filters)
+    cols = np.empty((most, k2.shape[0]), np.float32)
+    out = np.empty((g.n, g.oh, g.ow, g.oc), np.float32)
+
+    def gather():
+        for n0, n1, r0, r1 in blocks:
+            conv._patches(x, g, n0, n1, r0, r1, cols[: (n1 - n0) * (r1 - r0) * g.ow])
+
+    def gemms():  # every block's product on one thread (the patches of the last block gathered)
+        for n0, n1, r0, r1 in blocks:
+            m = (n1 - n0) * (r1 - r0) * g.ow
+            np.dot(cols[:m], k2, out=out[n0:n1, r0:r1].reshape(m, g.oc))
+
+    a, b = (rng.standard_normal((square, square)).astype(np.float32) for _ in range(2))
+    ta, tb, tx, tk = tf.constant(a), tf.constant(b), tf.constant(x), tf.constant(k)
+    product = tf.function(lambda p, q: tf.matmul(p, q))  # large: split over both cores
+    convolve = tf.function(lambda p, q: tf.nn.conv2d(p, q, 1, "VALID"))
+    np.testing.assert_allclose(convolve(tx, tk).numpy()[0, 0, 0], (x[0, :3, :3].reshape(-1) @ k2), rtol=1e-3)
+    product(ta, tb)
+    ms = _median_ms(
+        {
+            # tfunc keeps BLAS on one thread (its helper thread takes the second core)
+            "gemm_square_1_thread": lambda: np.dot(a, b),
+            "gemm_square_2_threads": lambda: product(ta, tb),
+            "gather_1_thread": gather,
+            "gemms_1_thread": gemms,
+            "tfunc_forward": lambda: convolve(tx, tk),
+        },
+        repeats,
+    )
+    flops, square_flops = core.conv_flops(x.shape, k.shape), 2.0 * square**3
+    rate = {key: flops / ms[key] / 1e6 for key in ("gemms_1_thread", "tfunc_forward")}
+    rate.update({key: square_flops / ms[key] / 1e6 for key in ("gemm_square_1_thread", "gemm_square_2_threads")})
+    ms["GFLOP_per_s"] = rate
+    ms["floor_two_cores"] = (ms["gather_1_thread"] + ms["gemms_1_thread"]) / 2
+    ms["gemm_floor_two_cores"] = ms["gemms_1_thread"] / 2
+    ms["share_of_square_gemm"] = rate["tfunc_forward"] / rate["gemm_square_2_threads"]
+    return ms
+
+
 def w4_backward(shape=core.Sizes.conv, filters: int = core.Sizes.conv_filters, repeats: int = 12) -> dict:
     import tfunc as tf
 
@@ -123,7 +178,7 @@ def w4_backward(shape=core.Sizes.conv, filters: int = core.Sizes.conv_filters, r
 
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(prog="python -m bench.floors", description=__doc__.split("\n\n")[0])
-    p.add_argument("--only", choices=["w5", "w4"], help="one of the two measurements")
+    p.add_argument("--only", choices=["w5", "w4", "w4fwd"], help="one of the measurements")
     args = p.parse_args(argv)
     if args.only in (None, "w5"):
         r = w5_floor()
@@ -135,6 +190,21 @@ def main(argv=None) -> None:
         print(
             "W5 ratio to bare NumPy: tfunc {tfunc_ratio:.3f}x; floor at the loops' speed-up {floor_ratio:.3f}x".format(
                 **r
+            )
+        )
+    if args.only in (None, "w4fwd"):
+        r = w4_forward()
+        rate = r["GFLOP_per_s"]
+        print(
+            "GEMM rate (2048x2048 float32, GFLOP/s): one thread {:.1f}, tfunc on two {:.1f}".format(
+                rate["gemm_square_1_thread"], rate["gemm_square_2_threads"]
+            )
+        )
+        print(
+            "W4 forward (ms, medians): one thread: gather {gather_1_thread:.1f}, GEMMs {gemms_1_thread:.1f} "
+            "({gemm:.1f} GFLOP/s); tfunc on two {tfunc_forward:.1f} ({conv:.1f} GFLOP/s, {share:.0%} of the square "
+            "GEMM's rate); two-core floor {floor_two_cores:.1f}, GEMMs alone {gemm_floor_two_cores:.1f}".format(
+                gemm=rate["gemms_1_thread"], conv=rate["tfunc_forward"], share=r["share_of_square_gemm"], **r
             )
         )
     if args.only in (None, "w4"):

@@ -18,3 +18,13 @@ def test_w4_backward_times_both_functions():
     r = floors.w4_backward(shape=(1, 9, 9, 3), filters=2, repeats=2)
     assert r["forward"] > 0 and r["with_gradients"] > 0
     assert math.isclose(r["backward_over_forward"], (r["with_gradients"] - r["forward"]) / r["forward"])
+
+
+def test_w4_forward_times_the_kernels_parts_and_the_square_gemm():
+    r = floors.w4_forward(shape=(1, 12, 11, 5), filters=4, square=64, repeats=2)  # checks the conv too
+    for key in ("gemm_square_1_thread", "gemm_square_2_threads", "gather_1_thread", "gemms_1_thread", "tfunc_forward"):
+        assert r[key] > 0 and math.isfinite(r[key])
+    assert math.isclose(r["floor_two_cores"], (r["gather_1_thread"] + r["gemms_1_thread"]) / 2)
+    rate = r["GFLOP_per_s"]
+    assert math.isclose(r["share_of_square_gemm"], rate["tfunc_forward"] / rate["gemm_square_2_threads"])
+    assert math.isclose(rate["gemm_square_1_thread"] * r["gemm_square_1_thread"], 2 * 64**3 / 1e6)
