@@ -112,9 +112,11 @@ def w4_forward(shape=core.Sizes.conv, filters: int = core.Sizes.conv_filters, sq
     cols = np.empty((most, k2.shape[0]), np.float32)
     out = np.empty((g.n, g.oh, g.ow, g.oc), np.float32)
 
+    windows = conv._windows(x, g)
+
     def gather():
         for n0, n1, r0, r1 in blocks:
-            conv._patches(x, g, n0, n1, r0, r1, cols[: (n1 - n0) * (r1 - r0) * g.ow])
+            conv._patches(x, g, n0, n1, r0, r1, cols[: (n1 - n0) * (r1 - r0) * g.ow], windows)
 
     def gemms():  # every block's product on one thread (the patches of the last block gathered)
         for n0, n1, r0, r1 in blocks:

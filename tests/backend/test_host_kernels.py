@@ -80,6 +80,59 @@ def test_host_convolution_matches_the_portable_kernels(forced_split, xs, fs, str
     )
 
 
+@pytest.mark.parametrize("block_bytes", [64, 6000, 1 << 21])
+@pytest.mark.parametrize("xs, fs, strides, padding, dil", CASES)
+def test_patches_gathered_by_kernel_row_equal_those_gathered_by_tap(
+    monkeypatch, block_bytes, xs, fs, strides, padding, dil
+):
+    # the forward and filter-gradient kernels gather a kernel row's KW*C values as one run of an
+    # overlapping view wherever a row of pixels is contiguous and the kernel is not dilated
+    # across; every block must get exactly the patches the tap-by-tap gather makes
+    from tfunc.ops.conv import geometry
+
+    monkeypatch.setattr(host_conv, "_BLOCK_BYTES", block_bytes)
+    x = np.random.default_rng(1).normal(size=xs)
+    g = geometry(x.shape, fs, strides, padding, dil)
+    xp_ = host_conv._padded(x, g)
+    windows = host_conv._windows(xp_, g)
+    assert (windows is None) == (g.dw != 1)
+    if windows is None:
+        return
+    assert not windows.flags.writeable
+    blocks, _ = host_conv._blocks(g, x.itemsize)
+    for n0, n1, r0, r1 in blocks:
+        shape = ((n1 - n0) * (r1 - r0) * g.ow, g.kh * g.kw * g.c)
+        by_tap = host_conv._patches(xp_, g, n0, n1, r0, r1, np.full(shape, np.nan))
+        by_row = host_conv._patches(xp_, g, n0, n1, r0, r1, np.full(shape, np.nan), windows)
+        assert np.array_equal(by_tap, by_row)
+
+
+@pytest.mark.parametrize(
+    "view",
+    [
+        lambda a: a[..., 1:4],  # a channel slice: pixels are not contiguous runs of C values
+        lambda a: a[:, :, ::2, :3],  # every other column
+        lambda a: a[:, ::-1, :, :3],  # rows reversed
+        lambda a: np.asfortranarray(a[..., :3]),
+    ],
+    ids=["channels", "columns", "reversed rows", "fortran"],
+)
+def test_host_convolution_of_strided_inputs(forced_split, view):
+    rng = np.random.default_rng(2)
+    x = view(rng.normal(size=(2, 9, 14, 5)))
+    f = rng.normal(size=(3, 2, 3, 4))
+    for strides, padding in ((1, "SAME"), (2, "VALID"), ((1, 2), "SAME")):
+        y = host_conv.conv2d(np, x, f, strides, padding, 1)
+        np.testing.assert_allclose(y, portable_conv.conv2d(np, x, f, strides, padding, 1), rtol=1e-10, atol=1e-10)
+        dy = rng.normal(size=y.shape)
+        np.testing.assert_allclose(
+            host_conv.conv2d_backprop_filter(np, x, dy, f, strides, padding, 1),
+            portable_conv.conv2d_backprop_filter(np, x, dy, f.shape, strides, padding, 1),
+            rtol=1e-10,
+            atol=1e-10,
+        )
+
+
 def test_host_convolution_of_empty_and_depthless_inputs(forced_split):
     y = host_conv.conv2d(np, np.zeros((0, 4, 4, 2)), np.ones((3, 3, 2, 5)), 1, "SAME", 1)
     assert y.shape == (0, 4, 4, 5)
