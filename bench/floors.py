@@ -13,8 +13,9 @@
   less than half their sum; the GEMMs alone set half of that.
 * **W4 backward** (both gradients of the guide's convolution against its forward): the
   forward and the forward plus both gradients as two tf.functions, interleaved.  The input
-  gradient and the filter gradient are each a product of the forward's size, so the backward
-  costs at least twice the forward's product.
+  gradient and the filter gradient are each a product of at least the forward's size (the
+  input gradient's output is the input's size: 2.02x the forward's FLOPs for both on W4), so
+  the backward costs at least twice the forward's product.
 
 Medians of interleaved repetitions; each figure is printed, nothing is asserted.
 """
@@ -175,6 +176,12 @@ def w4_backward(shape=core.Sizes.conv, filters: int = core.Sizes.conv_filters, r
         {"forward": lambda: forward(x, k, b), "with_gradients": lambda: forward_and_gradients(x, k, b)}, repeats
     )
     ms["backward_over_forward"] = (ms["with_gradients"] - ms["forward"]) / ms["forward"]
+    # the two gradient products as GEMMs, over the forward's: the filter gradient's equals the
+    # forward's; the input gradient is a convolution of dy padded by the kernel's reach, with an
+    # output the size of the input
+    n, h, w, c = shape
+    oh, ow = h - 2, w - 2
+    ms["product_flops_ratio"] = (oh * ow + h * w) / (oh * ow)
     return ms
 
 
@@ -213,7 +220,8 @@ def main(argv=None) -> None:
         r = w4_backward()
         print(
             "W4 (ms, medians): forward {forward:.1f}, forward and both gradients {with_gradients:.1f}; "
-            "backward / forward {backward_over_forward:.2f}x".format(**r)
+            "backward / forward {backward_over_forward:.2f}x (the gradients' two products: "
+            "{product_flops_ratio:.3f}x the forward's FLOPs)".format(**r)
         )
 
 

@@ -18,6 +18,7 @@ def test_w4_backward_times_both_functions():
     r = floors.w4_backward(shape=(1, 9, 9, 3), filters=2, repeats=2)
     assert r["forward"] > 0 and r["with_gradients"] > 0
     assert math.isclose(r["backward_over_forward"], (r["with_gradients"] - r["forward"]) / r["forward"])
+    assert math.isclose(r["product_flops_ratio"], (7 * 7 + 9 * 9) / (7 * 7))
 
 
 def test_w4_forward_times_the_kernels_parts_and_the_square_gemm():
