@@ -55,7 +55,17 @@ _EXP_SIGMOID = frozenset({np.dtype(np.float32), np.dtype(np.float64)})  # dtypes
 
 
 def _def_unary(
-    name, ufunc=None, *, allowed=FLOATS, cuda=None, ref=None, domain="any", dtypes=_F, impl=None, out_dtype=None
+    name,
+    ufunc=None,
+    *,
+    allowed=FLOATS,
+    cuda=None,
+    ref=None,
+    domain="any",
+    dtypes=_F,
+    impl=None,
+    out_dtype=None,
+    host_steps=None,
 ):
     return register(
         OpDef(
@@ -64,6 +74,7 @@ def _def_unary(
             infer=unary(allowed, out_dtype),
             ufunc=ufunc,
             impl=impl,
+            host_steps=host_steps,
             accepts_out=True,
             cuda_expr=cuda,
             ref=ref or (getattr(np, ufunc) if ufunc else None),
@@ -175,16 +186,35 @@ def _sigmoid_ref(x):
     return (1 / (1 + np.exp(-x.astype(np.float64)))).astype(x.dtype)
 
 
-sigmoid_op = _def_unary("sigmoid", impl=_sigmoid_impl, cuda="out0 = tf_sigmoid(in0)", ref=_sigmoid_ref)
+def _sigmoid_steps(dtype):
+    """``_sigmoid_impl``'s NumPy branch as ufunc calls."""
+    if dtype not in _EXP_SIGMOID:
+        return None
+    return (
+        ("minimum", ("x", _SATURATE[dtype]), "o"),
+        ("exp", ("o",), "o"),
+        ("add", ("o", _ONE[dtype]), "t"),
+        ("divide", ("o", "t"), "o"),
+    )
+
+
+sigmoid_op = _def_unary(
+    "sigmoid", impl=_sigmoid_impl, cuda="out0 = tf_sigmoid(in0)", ref=_sigmoid_ref, host_steps=_sigmoid_steps
+)
 
 
 def _relu_impl(xp, x, out=None):
     return xp.maximum(x, _ZERO.extremum_operand(xp, x), out=out)
 
 
+def _relu_steps(dtype):
+    return (("maximum", ("x", _ZERO[dtype]), "o"),)
+
+
 relu_op = _def_unary(
     "relu",
     impl=_relu_impl,
+    host_steps=_relu_steps,
     allowed=NUMERIC,
     dtypes=_FI,
     cuda="out0 = (in0 > (in0_type)0 || in0 != in0) ? in0 : (in0_type)0",

@@ -67,6 +67,11 @@ class OpDef:
     # --- what lowering and backends ask -----------------------------------------------------
     ufunc: Optional[str] = None  # name of the xp ufunc computing it (takes out=)
     accepts_out: bool = False  # impl takes out= (fused CPU chains write into buffers)
+    # (NumPy dtype) -> the impl's NumPy computation as ufunc calls, or None: a tuple of
+    # (ufunc name, operands, into) with operands "x" (the input), "o" (the output buffer), "t"
+    # (a scratch buffer) or 0-d constant arrays, into "o" or "t".  Fused CPU kernels write
+    # these calls out inline (no impl frame, no constant lookups per call).
+    host_steps: Optional[Callable] = None
     cuda_expr: Optional[str] = None  # CUDA C for elementwise fusion: "out0 = tanh(in0)"
     cuda_reduce: Optional[tuple] = None  # (reduce expr, post-map expr, identity name) for GPU fusion
     host_only: bool = False  # always runs on the host (strings, Python callbacks)

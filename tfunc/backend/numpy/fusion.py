@@ -130,6 +130,23 @@ def _emit_chain(src, steps, outputs, inputs, new_buffer, out_target=None, in_spe
         specs = None
         if in_specs is not None:
             specs = [in_specs[a[1]] if a[0] == "in" else steps[a[1]][3] for a in args]
+        calls = _host_steps(op_name, attrs, spec, specs)
+        if calls is not None:
+            target = _step_target(j, spec, out_target, free, owned, new_buffer, src)
+            scratch = None
+            for ufunc, operands, into in calls:
+                if into == "t" and scratch is None:
+                    scratch = _step_target(None, spec, None, free, owned, new_buffer, src)
+                args = [
+                    names[0] if a == "x" else target if a == "o" else scratch if a == "t" else src.bind(a)
+                    for a in operands
+                ]
+                f = EXTREMA[ufunc] if large and ufunc in EXTREMA else getattr(np, ufunc)
+                src.step_line(f"{src.bind(f)}({', '.join(args)}, out={target if into == 'o' else scratch})", j)
+            if scratch is not None:
+                free.setdefault(spec.dtype, []).append(scratch)
+            where[j] = target
+            continue
         extremum = EXTREMA.get(op_name) if large and not attrs else None
         k = src.bind(extremum if extremum is not None else kernel_for(op_name, attrs, specs))
         if REGISTRY[op_name].epilogue_producer:  # a leading product: its fresh result is the buffer
@@ -139,18 +156,34 @@ def _emit_chain(src, steps, outputs, inputs, new_buffer, out_target=None, in_spe
             owned.add(target)
             where[j] = target
             continue
-        target = out_target(j) if out_target is not None else None
-        if target is None:
-            pool = free.get(spec.dtype)
-            if pool:
-                target = pool.pop()
-            else:
-                target, alloc = new_buffer(spec.dtype)
-                src.lines.append(f"{target} = {alloc}")
-                owned.add(target)
+        target = _step_target(j, spec, out_target, free, owned, new_buffer, src)
         src.step_line(f"{k}({', '.join(names)}, out={target})", j)
         where[j] = target
     return where
+
+
+def _step_target(j, spec, out_target, free, owned, new_buffer, src) -> str:
+    """Where step ``j`` writes: the output it must fill (blocked mode), else a dead buffer of
+    its dtype, else a new one."""
+    target = out_target(j) if out_target is not None else None
+    if target is None:
+        pool = free.get(spec.dtype)
+        if pool:
+            target = pool.pop()
+        else:
+            target, alloc = new_buffer(spec.dtype)
+            src.lines.append(f"{target} = {alloc}")
+            owned.add(target)
+    return target
+
+
+def _host_steps(op_name, attrs, spec, in_specs):
+    """The op's ``host_steps`` for this step (a unary op whose input has its output's dtype),
+    or None."""
+    steps_of = REGISTRY[op_name].host_steps
+    if steps_of is None or attrs or in_specs is None or len(in_specs) != 1 or in_specs[0].dtype != spec.dtype:
+        return None
+    return steps_of(spec.dtype._np)
 
 
 _KERNELS: collections.OrderedDict = collections.OrderedDict()  # reuse key -> (kernel, {default: role})
@@ -192,7 +225,7 @@ def _kernel_of(op_name) -> tuple:
     """What a step's bound callable comes from: a kernel registered (or patched) later makes
     another key, not a kernel that still calls the old one."""
     op = REGISTRY[op_name]
-    return (op.ufunc, op.kernels.get("numpy"), op.impl)
+    return (op.ufunc, op.kernels.get("numpy"), op.impl, op.host_steps)
 
 
 def build_cpu_kernel(attrs, name="fused"):
