@@ -3,7 +3,7 @@ writing into reused buffers (``fusion``), and one CPU thread budget for both (``
 
 from __future__ import annotations
 
-from . import conv, matmul, threads
+from . import conv, matmul, pooling, threads
 from .fusion import build_cpu_kernel
 from .kernels import specialized
 
@@ -17,6 +17,7 @@ class NumpyBackend:
         self.xp = device.xp
         conv.register_kernels()
         matmul.register_kernels()
+        pooling.register_kernels()
         threads.apply()  # BLAS's threads and the fused kernels' helper share the cores
 
     def __repr__(self) -> str:

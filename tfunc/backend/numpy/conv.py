@@ -56,16 +56,7 @@ def _blocks(g, itemsize) -> tuple[list, int]:
 
 def _split(total: int, flops: float, work) -> None:
     """Runs ``work(lo, hi)`` over ``range(total)``, in two halves on two threads when worth it."""
-    pool = threads.helper_pool() if flops >= _PARALLEL_FLOPS and total >= 2 else None
-    if pool is None:
-        work(0, total)
-        return
-    mid = total // 2
-    future = pool.submit(work, mid, total)
-    try:
-        work(0, mid)
-    finally:
-        future.result()
+    threads.in_halves(total, work, flops >= _PARALLEL_FLOPS)
 
 
 def _tap(g, i, j, r0, r1):

@@ -32,7 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import threadpoolctl
 
-__all__ = ["apply", "helper_pool", "set_budget", "budget_setting", "state"]
+__all__ = ["apply", "helper_pool", "in_halves", "set_budget", "budget_setting", "state"]
 
 USER_VARIABLES = (
     "OMP_NUM_THREADS",
@@ -100,6 +100,22 @@ def helper_pool():
             if not _pool:
                 _pool.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="tfunc-fused"))
     return _pool[0]
+
+
+def in_halves(total: int, work, parallel: bool = True) -> None:
+    """Runs ``work(lo, hi)`` over ``range(total)``: in two halves, the second on the helper
+    thread, when ``parallel`` (the work is worth a second thread), there are two items or more
+    and the budget has a core for the helper; else whole on the calling thread."""
+    pool = helper_pool() if parallel and total >= 2 else None
+    if pool is None:
+        work(0, total)
+        return
+    mid = total // 2
+    future = pool.submit(work, mid, total)
+    try:
+        work(0, mid)
+    finally:
+        future.result()
 
 
 def set_budget(num_threads: int) -> None:
