@@ -17,6 +17,10 @@
   input gradient's output is the input's size: 2.02x the forward's FLOPs for both on W4), so
   the backward costs at least twice the forward's product.
 
+* **Pooling** (memory speed): a 2x2 max and average pool of a 64x112x112x64 float32 tensor
+  (205 MB, past every cache) as tf.functions, against copying that tensor, and the
+  portable tap-by-tap kernel's max pool for comparison.
+
 Medians of interleaved repetitions; each figure is printed, nothing is asserted.
 """
 
@@ -185,9 +189,34 @@ def w4_backward(shape=core.Sizes.conv, filters: int = core.Sizes.conv_filters, r
     return ms
 
 
+def pooling(shape=(64, 112, 112, 64), repeats: int = 7) -> dict:
+    import tfunc as tf
+    from tfunc.ops import pooling as portable
+
+    x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+    tx = tf.constant(x)
+    max_pool = tf.function(lambda t: tf.nn.max_pool2d(t, 2, 2, "VALID"))
+    avg_pool = tf.function(lambda t: tf.nn.avg_pool2d(t, 2, 2, "VALID"))
+    np.testing.assert_array_equal(max_pool(tx).numpy(), portable._max_pool_impl(np, x, (2, 2), (2, 2), "VALID"))
+    avg_pool(tx)
+    ms = _median_ms(
+        {
+            "copy": x.copy,
+            "max_pool": lambda: max_pool(tx),
+            "avg_pool": lambda: avg_pool(tx),
+            "portable_max_pool": lambda: portable._max_pool_impl(np, x, (2, 2), (2, 2), "VALID"),
+        },
+        repeats,
+    )
+    ms["megabytes"] = x.nbytes / 1e6
+    ms["max_over_copy"] = ms["max_pool"] / ms["copy"]
+    ms["avg_over_copy"] = ms["avg_pool"] / ms["copy"]
+    return ms
+
+
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(prog="python -m bench.floors", description=__doc__.split("\n\n")[0])
-    p.add_argument("--only", choices=["w5", "w4", "w4fwd"], help="one of the measurements")
+    p.add_argument("--only", choices=["w5", "w4fwd", "w4", "pool"], help="one of the measurements")
     args = p.parse_args(argv)
     if args.only in (None, "w5"):
         r = w5_floor()
@@ -222,6 +251,13 @@ def main(argv=None) -> None:
             "W4 (ms, medians): forward {forward:.1f}, forward and both gradients {with_gradients:.1f}; "
             "backward / forward {backward_over_forward:.2f}x (the gradients' two products: "
             "{product_flops_ratio:.3f}x the forward's FLOPs)".format(**r)
+        )
+    if args.only in (None, "pool"):
+        r = pooling()
+        print(
+            "Pooling 2x2 of {megabytes:.0f} MB float32 (ms, medians): copy {copy:.1f}; max {max_pool:.1f} "
+            "({max_over_copy:.2f}x the copy), average {avg_pool:.1f} ({avg_over_copy:.2f}x); "
+            "portable tap-by-tap max {portable_max_pool:.1f}".format(**r)
         )
 
 

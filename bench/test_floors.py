@@ -29,3 +29,10 @@ def test_w4_forward_times_the_kernels_parts_and_the_square_gemm():
     rate = r["GFLOP_per_s"]
     assert math.isclose(r["share_of_square_gemm"], rate["tfunc_forward"] / rate["gemm_square_2_threads"])
     assert math.isclose(rate["gemm_square_1_thread"] * r["gemm_square_1_thread"], 2 * 64**3 / 1e6)
+
+
+def test_pooling_times_both_pools_against_a_copy():
+    r = floors.pooling(shape=(2, 8, 8, 3), repeats=2)
+    for key in ("copy", "max_pool", "avg_pool", "portable_max_pool"):
+        assert r[key] > 0 and math.isfinite(r[key])
+    assert math.isclose(r["max_over_copy"], r["max_pool"] / r["copy"])
