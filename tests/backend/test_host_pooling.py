@@ -88,3 +88,44 @@ def test_eager_and_traced_pooling_run_the_host_kernels():
         np.testing.assert_array_equal(op(tf.constant(x), 3, 2, "SAME").numpy(), want)
         fn = tf.function(lambda t, op=op: op(t, 3, 2, "SAME"))
         np.testing.assert_array_equal(fn(tf.constant(x)).numpy(), want)
+
+
+@pytest.mark.parametrize("xs, ksize, strides, padding", CASES + [((2, 11, 10, 3), (3, 3), (1, 1), "SAME")])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_host_pooling_gradients_give_the_portable_bits(forced_blocks, xs, ksize, strides, padding, dtype):
+    # overlapping windows (3x3 stride 2 or 1) send several taps to one input element: the sums
+    # must come out in the portable order; ties (rounded values) pick the first maximum
+    rng = np.random.default_rng(sum(xs) + len(ksize))
+    x = np.round(rng.standard_normal(xs) * 2).astype(dtype)
+    flat = x.reshape(-1)
+    flat[: min(flat.size, 3)] = np.array([np.nan, -np.inf, np.inf])[: min(flat.size, 3)]
+    y = portable._max_pool_impl(np, x, ksize, strides, padding)
+    dy = rng.standard_normal(y.shape).astype(dtype)
+    dy.reshape(-1)[: min(dy.size, 2)] = -0.0
+    got = host.max_pool2d_grad(np, x, y, dy, ksize, strides, padding)
+    want = portable._max_pool_grad_impl(np, x, y, dy, ksize, strides, padding)
+    assert got.shape == want.shape == x.shape and got.dtype == want.dtype
+    np.testing.assert_array_equal(_bits(got), _bits(want))
+    got = host.avg_pool2d_grad(np, dy, x, ksize, strides, padding)
+    want = portable._avg_pool_grad_impl(np, dy, x, ksize, strides, padding)
+    assert got.shape == want.shape == x.shape
+    np.testing.assert_array_equal(_bits(got), _bits(want))
+
+
+def test_overlapping_window_gradients_sum_in_the_portable_order(monkeypatch):
+    # nine windows send their gradient to one input element; with these values float32 sums
+    # differ by order: the portable order (by tap: the last window row first) gives 7
+    monkeypatch.setattr(host, "_BLOCK_BYTES", 64)  # one output row per block
+    x = np.zeros((1, 9, 9, 1), np.float32)
+    x[0, 4, 4, 0] = 1.0  # the maximum of every window that holds it
+    y = portable._max_pool_impl(np, x, (3, 3), (1, 1), "VALID")
+    dy = np.zeros(y.shape, np.float32)
+    dy[0, 2:5, 2:5, 0] = np.array([[1, 1, 1], [1, 1, 1], [1, 1e8, -1e8]], np.float32)
+    want = portable._max_pool_grad_impl(np, x, y, dy, (3, 3), (1, 1), "VALID")
+    assert want[0, 4, 4, 0] == 7  # (first rows first would give 9, row-major 8)
+    np.testing.assert_array_equal(host.max_pool2d_grad(np, x, y, dy, (3, 3), (1, 1), "VALID"), want)
+
+
+def test_pooling_gradients_run_the_host_kernels():
+    assert REGISTRY["max_pool2d_grad"].kernel(np) is host.max_pool2d_grad
+    assert REGISTRY["avg_pool2d_grad"].kernel(np) is host.avg_pool2d_grad

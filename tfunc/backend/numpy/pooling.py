@@ -88,7 +88,74 @@ def avg_pool2d(xp, x, ksize, strides, padding):
     return out
 
 
+# --- gradients ---------------------------------------------------------------------------
+
+
+def _scatter(g, dxpad, blocks, block_grads):
+    """Adds each block's tap gradients into ``dxpad``: ``block_grads(n0, n1, r0, r1)`` yields
+    ``(i, j, values)`` per tap, in the window's row-major order.
+
+    NOTE: windows that overlap across rows (``kh > sh``) send several taps' gradients to one
+    input row from different blocks.  The portable kernels add them in tap order (for one
+    input element: by the tap's row first), which is the order of the blocks from the last
+    to the first; so those run in that order on one thread, and give the same sums to the
+    bit.  Otherwise every block writes its own input rows, and both threads share them."""
+    cols = (g.ow - 1) * g.sw + 1
+    overlap = g.kh > g.sh
+
+    def work(lo, hi):
+        for b in range(hi - 1, lo - 1, -1) if overlap else range(lo, hi):
+            n0, n1, r0, r1 = blocks[b]
+            for i, j, values in block_grads(n0, n1, r0, r1):
+                rows = slice(r0 * g.sh + i, (r1 - 1) * g.sh + i + 1, g.sh)
+                dxpad[n0:n1, rows, j : j + cols : g.sw] += values
+
+    threads.in_halves(len(blocks), work, not overlap and dxpad.nbytes >= _PARALLEL_BYTES)
+
+
+def max_pool2d_grad(xp, x, y, dy, ksize, strides, padding):
+    g = portable.PoolGeometry(x.shape, ksize, strides, padding)
+    if y.size == 0:
+        return np.zeros(x.shape, dy.dtype)
+    xpad = g.pad(np, x, portable._lowest(x.dtype))
+    dxpad = np.zeros(xpad.shape, dy.dtype)
+    zero = np.zeros((), dy.dtype)
+    cols = (g.ow - 1) * g.sw + 1
+
+    def block_grads(n0, n1, r0, r1):  # the portable first-maximum masks, block by block
+        yb, dyb = y[n0:n1, r0:r1], dy[n0:n1, r0:r1]
+        taken = np.zeros(yb.shape, bool)
+        for i in range(g.kh):
+            rows = slice(r0 * g.sh + i, (r1 - 1) * g.sh + i + 1, g.sh)
+            for j in range(g.kw):
+                m = np.equal(xpad[n0:n1, rows, j : j + cols : g.sw], yb)
+                np.greater(m, taken, out=m)  # m and not taken
+                np.logical_or(taken, m, out=taken)
+                yield i, j, np.where(m, dyb, zero)
+
+    _scatter(g, dxpad, _blocks(g, xpad.itemsize), block_grads)
+    return np.ascontiguousarray(g.crop(dxpad))
+
+
+def avg_pool2d_grad(xp, dy, x, ksize, strides, padding):
+    g = portable.PoolGeometry(x.shape, ksize, strides, padding)
+    dxpad = np.zeros((g.n, g.h + g.pt + g.pb, g.w + g.pl + g.pr, g.c), dy.dtype)
+    if dy.size:
+        counts = g.counts(np, dy.dtype)
+
+        def block_grads(n0, n1, r0, r1):
+            share = dy[n0:n1, r0:r1] / counts[:, r0:r1]
+            for i in range(g.kh):
+                for j in range(g.kw):
+                    yield i, j, share
+
+        _scatter(g, dxpad, _blocks(g, dxpad.itemsize), block_grads)
+    return np.ascontiguousarray(g.crop(dxpad))
+
+
 def register_kernels() -> None:
-    """Makes these the NumPy kernels of max_pool2d and avg_pool2d."""
+    """Makes these the NumPy kernels of the two pools and their gradients."""
     REGISTRY["max_pool2d"].kernels["numpy"] = max_pool2d
     REGISTRY["avg_pool2d"].kernels["numpy"] = avg_pool2d
+    REGISTRY["max_pool2d_grad"].kernels["numpy"] = max_pool2d_grad
+    REGISTRY["avg_pool2d_grad"].kernels["numpy"] = avg_pool2d_grad
