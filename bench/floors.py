@@ -18,8 +18,8 @@
   the backward costs at least twice the forward's product.
 
 * **Pooling** (memory speed): a 2x2 max and average pool of a 64x112x112x64 float32 tensor
-  (205 MB, past every cache) as tf.functions, against copying that tensor, and the
-  portable tap-by-tap kernel's max pool for comparison.
+  (205 MB, past every cache) as tf.functions, against copying that tensor, the portable
+  tap-by-tap kernel's max pool for comparison, and the max pool with its gradient.
 
 Medians of interleaved repetitions; each figure is printed, nothing is asserted.
 """
@@ -199,12 +199,22 @@ def pooling(shape=(64, 112, 112, 64), repeats: int = 7) -> dict:
     avg_pool = tf.function(lambda t: tf.nn.avg_pool2d(t, 2, 2, "VALID"))
     np.testing.assert_array_equal(max_pool(tx).numpy(), portable._max_pool_impl(np, x, (2, 2), (2, 2), "VALID"))
     avg_pool(tx)
+
+    @tf.function
+    def max_pool_gradient(t):
+        with tf.GradientTape() as tape:
+            tape.watch(t)
+            y = tf.nn.max_pool2d(t, 2, 2, "VALID")
+        return tape.gradient(y, t)
+
+    max_pool_gradient(tx)
     ms = _median_ms(
         {
             "copy": x.copy,
             "max_pool": lambda: max_pool(tx),
             "avg_pool": lambda: avg_pool(tx),
             "portable_max_pool": lambda: portable._max_pool_impl(np, x, (2, 2), (2, 2), "VALID"),
+            "max_pool_and_gradient": lambda: max_pool_gradient(tx),
         },
         repeats,
     )
@@ -257,7 +267,9 @@ def main(argv=None) -> None:
         print(
             "Pooling 2x2 of {megabytes:.0f} MB float32 (ms, medians): copy {copy:.1f}; max {max_pool:.1f} "
             "({max_over_copy:.2f}x the copy), average {avg_pool:.1f} ({avg_over_copy:.2f}x); "
-            "portable tap-by-tap max {portable_max_pool:.1f}".format(**r)
+            "portable tap-by-tap max {portable_max_pool:.1f}; max and its gradient {max_pool_and_gradient:.1f}".format(
+                **r
+            )
         )
 
 

@@ -33,6 +33,6 @@ def test_w4_forward_times_the_kernels_parts_and_the_square_gemm():
 
 def test_pooling_times_both_pools_against_a_copy():
     r = floors.pooling(shape=(2, 8, 8, 3), repeats=2)
-    for key in ("copy", "max_pool", "avg_pool", "portable_max_pool"):
+    for key in ("copy", "max_pool", "avg_pool", "portable_max_pool", "max_pool_and_gradient"):
         assert r[key] > 0 and math.isfinite(r[key])
     assert math.isclose(r["max_over_copy"], r["max_pool"] / r["copy"])
