@@ -103,3 +103,11 @@ def test_relu_of_integers_inlined_matches_eager():
     x = np.arange(-50_000, 150_000, dtype=np.int32)  # blocked
     fn = tf.function(lambda x: tf.nn.relu(x * 3) + 1)
     np.testing.assert_array_equal(fn(tf.constant(x)).numpy(), np.maximum(x * 3, 0) + 1)
+
+
+def test_relu_of_bfloat16_inlined_matches_eager():
+    # relu's constant is a 0-d bfloat16 array among the steps' operands (never compared with
+    # the role names)
+    x = tf.cast(tf.constant(np.linspace(-3, 3, 101, dtype=np.float32)), tf.bfloat16)
+    fn = tf.function(lambda x: tf.nn.relu(x) * 2)
+    np.testing.assert_array_equal(fn(x).numpy().astype(np.float32), (tf.nn.relu(x) * 2).numpy().astype(np.float32))

@@ -80,3 +80,46 @@ def test_fused_chains_are_right_with_and_without_the_helper(budget):
         np.testing.assert_allclose(f(x).numpy(), np.tanh(x * 2 + 1) - 1 / (1 + np.exp(-x)), rtol=1e-5, atol=1e-6)
     finally:
         tf.config.threading.set_intra_op_parallelism_threads(before)
+
+
+@pytest.fixture
+def forced_helper(monkeypatch):
+    """The helper thread on, whatever the machine's cores."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool = ThreadPoolExecutor(1)
+    monkeypatch.setattr(threads, "helper_pool", lambda: pool)
+    yield pool
+    pool.shutdown()
+
+
+def test_the_helpers_half_of_the_work_sees_the_callers_errstate(forced_helper):
+    # np.errstate is a context variable: work on the helper thread must run in the caller's
+    # context, or an error in its half would only warn (or pass silently) where it should raise
+    from tfunc.backend.numpy import fusion, pooling
+
+    n = fusion.PARALLEL_MIN * 2
+    x = np.ones(n, np.float32)
+    x[-1] = 0.0  # in the helper's half
+    divide = tf.function(lambda x: 1.0 / (x * 1.0))
+    with np.errstate(divide="raise"):
+        with pytest.raises(Exception, match="divide by zero"):  # (the plan names the node)
+            divide(tf.constant(x))
+    with np.errstate(divide="ignore"):
+        assert np.isinf(divide(tf.constant(x)).numpy()[-1])
+
+    images = np.ones((2, 300, 300, 8), np.float32)  # 5.8 MB: both threads
+    images[1, 0, 0, 0], images[1, 0, 1, 0] = np.inf, -np.inf  # inf + -inf in the second image
+    assert images.nbytes >= pooling._PARALLEL_BYTES
+    with np.errstate(invalid="raise"):
+        with pytest.raises(FloatingPointError):
+            pooling.avg_pool2d(np, images, (2, 2), (2, 2), "VALID")
+
+    from tfunc.backend.numpy import matmul
+
+    a = np.ones((4, 2000), np.float64)
+    a[3, 0] = np.inf
+    b = np.zeros((2000, 3000))  # large enough to split; inf * 0 in the second half's rows
+    with np.errstate(invalid="raise"):
+        with pytest.raises(FloatingPointError):
+            matmul.matmul(np, a, b)

@@ -98,7 +98,7 @@ def test_small_static_products_bind_numpy_dot(rng):
 
     small = [S([3, 4]), S([4, 5])]
     assert specialized("matmul", {"transpose_a": False, "transpose_b": False}, small) is np.dot
-    assert specialized("matmul", {}, [S([3, 4], tf.complex64), S([4, 5], tf.complex64)]) is np.dot
+    assert specialized("matmul", {}, [S([3, 4], tf.complex64), S([4, 5], tf.complex64)]) is np.matmul
     assert specialized("matmul", {}, [S([3, 4], tf.float16), S([4, 5], tf.float16)]) is np.matmul
     assert specialized("matmul", {"transpose_a": True, "transpose_b": False}, small) is None
     assert specialized("matmul", {}, [S([None, 4]), S([4, 5])]) is None
@@ -132,6 +132,7 @@ def test_small_products_agree_bit_for_bit_eager_and_traced(rng, dtype):
         (draw(3, 4), draw(4, 5), {}),
         (draw(1, 7), draw(7, 6), {}),
         (draw(6, 7), draw(7, 1), {}),
+        (draw(3, 1), draw(1, 4), {}),  # an outer product
         (draw(0, 4), draw(4, 3), {}),
         (draw(3, 0), draw(0, 2), {}),
         (draw(4, 3), draw(4, 5), {"transpose_a": True}),
@@ -143,6 +144,9 @@ def test_small_products_agree_bit_for_bit_eager_and_traced(rng, dtype):
         traced = tf.function(lambda x, y, kw=kw: tf.matmul(x, y, **kw))(tf.constant(a), tf.constant(b)).numpy()
         assert eager.dtype == dtype and eager.shape == traced.shape
         assert np.array_equal(eager, traced), (a.shape, b.shape, kw)
+        if a.flags.c_contiguous:  # (a strided operand is copied for BLAS in 2-D, not in a batch)
+            batched = tf.matmul(tf.constant(a[None]), tf.constant(b[None]), **kw).numpy()[0]
+            assert np.array_equal(eager, batched), (a.shape, b.shape, kw)  # a 2-D product is a batch of one
         want = np.matmul(a.T if kw.get("transpose_a") else a, b.T if kw.get("transpose_b") else b)
         np.testing.assert_allclose(eager, want, rtol=1e-2 if dtype == np.float16 else 1e-5, atol=1e-5)
 

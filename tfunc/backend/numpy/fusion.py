@@ -137,10 +137,8 @@ def _emit_chain(src, steps, outputs, inputs, new_buffer, out_target=None, in_spe
             for ufunc, operands, into in calls:
                 if into == "t" and scratch is None:
                     scratch = _step_target(None, spec, None, free, owned, new_buffer, src)
-                args = [
-                    names[0] if a == "x" else target if a == "o" else scratch if a == "t" else src.bind(a)
-                    for a in operands
-                ]
+                roles = {"x": names[0], "o": target, "t": scratch}
+                args = [roles[a] if isinstance(a, str) else src.bind(a) for a in operands]  # (a constant: an array)
                 f = EXTREMA[ufunc] if large and ufunc in EXTREMA else getattr(np, ufunc)
                 src.step_line(f"{src.bind(f)}({', '.join(args)}, out={target if into == 'o' else scratch})", j)
             if scratch is not None:
@@ -398,7 +396,7 @@ def _blocked_kernel(steps, outputs, inputs, name):
         pool = threads.helper_pool() if n >= PARALLEL_MIN else None
         if pool is not None:
             mid = (n // 2 // BLOCK + 1) * BLOCK
-        future = pool.submit(chunks, mid, n) if mid < n else None
+        future = threads.on_helper(pool, chunks, mid, n) if mid < n else None
         chunks(0, mid)
         if future is not None:
             future.result()

@@ -21,10 +21,10 @@ _REDUCING_UFUNCS = {"reduce_sum": np.add, "reduce_prod": np.multiply}
 
 
 def _small_matmul(attrs, in_specs):
-    """``np.dot`` (``np.matmul`` for float16) itself for a product of two matrices of static
-    shapes, no transposes, one float or complex dtype (NumPy's result keeps it) and too small
-    to be split over both cores: what ``matmul.matmul`` would end up calling, without its
-    checks."""
+    """``np.dot`` (``np.matmul`` for float16 and complex) itself for a product of two matrices
+    of static shapes, no transposes, one float or complex dtype (NumPy's result keeps it) and
+    too small to be split over both cores: what ``matmul.matmul`` would end up calling,
+    without its checks."""
     if attrs.get("transpose_a") or attrs.get("transpose_b"):
         return None
     a, b = in_specs

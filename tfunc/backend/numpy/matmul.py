@@ -19,11 +19,13 @@ from . import threads
 
 _PARALLEL_FLOPS = 1e8
 _SPLIT_KINDS = "fc"  # floats and complex: integer products are not BLAS calls
-# NOTE: for two matrices of these dtypes ``np.dot`` is the same BLAS call as ``np.matmul``
-# (bit for bit on contiguous and transposed operands) at about 0.5 us less per call (no
-# gufunc machinery): a tenth of a small layer's step.  A strided operand is copied and
-# multiplied by BLAS, where ``np.matmul`` would run its own loop.
-BLAS_DTYPES = frozenset(map(np.dtype, ("float32", "float64", "complex64", "complex128")))
+# NOTE: for two real float matrices ``np.dot`` makes the same BLAS call as ``np.matmul`` (the
+# same bits on contiguous and transposed operands, so a 2-D product equals a batch-of-one
+# one) at about 0.5 us less per call (no gufunc machinery): a tenth of a small layer's
+# step.  A strided operand is copied and multiplied by BLAS, where ``np.matmul`` would run
+# its own loop.  Complex outer products (inner dimension 1) differ between the two, so
+# complex matrices keep ``np.matmul``.
+BLAS_DTYPES = frozenset(map(np.dtype, ("float32", "float64")))
 
 
 def matmul(xp, a, b, transpose_a=False, transpose_b=False, out=None):
@@ -58,7 +60,7 @@ def _split(pool, a, b, out):
     else:
         mid = b.shape[-1] // 2
         first, second = (a, b[..., :, :mid], out[..., :, :mid]), (a, b[..., :, mid:], out[..., :, mid:])
-    future = pool.submit(np.matmul, second[0], second[1], out=second[2])
+    future = threads.on_helper(pool, np.matmul, second[0], second[1], out=second[2])
     try:
         np.matmul(first[0], first[1], out=first[2])
     finally:

@@ -8,7 +8,10 @@ read and written once per tap.  Past the caches that is several passes over memo
 each block of a few output rows takes every tap while its ``kh`` input rows per output row
 are still in L2, so the input is read from memory once and the output written once; the
 blocks are shared between the calling thread and tfunc's helper thread.  The arithmetic
-is the portable kernels' own, in the same order, so the results are the same bits.
+is the portable kernels' own, in the same order, so the results are the same bits, but for
+the sign of a NaN that a sum makes from opposite infinities: NumPy's add picks it by where
+its vector loop ends and its scalar tail begins, which blocking moves (IEEE 754 leaves the
+sign and payload of such a NaN open).
 """
 
 from __future__ import annotations

@@ -26,13 +26,14 @@ The policy, applied when the NumPy backend starts and again when the budget chan
 
 from __future__ import annotations
 
+import contextvars
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import threadpoolctl
 
-__all__ = ["apply", "helper_pool", "in_halves", "set_budget", "budget_setting", "state"]
+__all__ = ["apply", "helper_pool", "in_halves", "on_helper", "set_budget", "budget_setting", "state"]
 
 USER_VARIABLES = (
     "OMP_NUM_THREADS",
@@ -102,6 +103,13 @@ def helper_pool():
     return _pool[0]
 
 
+def on_helper(pool, fn, *args, **kwargs):
+    """``pool.submit(fn, ...)`` in the caller's context: the helper's half of the work sees the
+    caller's ``np.errstate`` (a context variable), so a floating-point error raises or warns as
+    it would on the calling thread."""
+    return pool.submit(contextvars.copy_context().run, fn, *args, **kwargs)
+
+
 def in_halves(total: int, work, parallel: bool = True) -> None:
     """Runs ``work(lo, hi)`` over ``range(total)``: in two halves, the second on the helper
     thread, when ``parallel`` (the work is worth a second thread), there are two items or more
@@ -111,7 +119,7 @@ def in_halves(total: int, work, parallel: bool = True) -> None:
         work(0, total)
         return
     mid = total // 2
-    future = pool.submit(work, mid, total)
+    future = on_helper(pool, work, mid, total)
     try:
         work(0, mid)
     finally:
