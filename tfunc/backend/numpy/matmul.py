@@ -17,7 +17,10 @@ import numpy as np
 from ...ops.registry import REGISTRY
 from . import threads
 
-_PARALLEL_FLOPS = 1e8
+# measured on 2 cores (float32, one BLAS thread each): 16.8 MFLOP (128x256 @ 256x256) gains
+# nothing from the split, 33.6 MFLOP (256x256 @ 256x256) 324 -> 226-259 us, 51 MFLOP
+# (an MLP's 128x784 @ 784x256) 516 -> 350 us
+_PARALLEL_FLOPS = 3e7
 _SPLIT_KINDS = "fc"  # floats and complex: integer products are not BLAS calls
 # NOTE: for two real float matrices ``np.dot`` makes the same BLAS call as ``np.matmul`` (the
 # same bits on contiguous and transposed operands, so a 2-D product equals a batch-of-one
