@@ -38,8 +38,8 @@ def _blocks(g, itemsize) -> list:
 
 
 def _run(g, xpad, out, first, rest, finish=None):
-    """``first(tap, out_block)`` for the window's first tap, then ``rest`` for the others, block
-    by block; ``finish(out_block, r0, r1)`` closes each block."""
+    """``first(out_block, tap)`` for the window's first tap, then ``rest(out_block, tap)`` for
+    the others, block by block; ``finish(out_block, r0, r1)`` closes each block."""
     cols = (g.ow - 1) * g.sw + 1
     blocks = _blocks(g, xpad.itemsize)
 
