@@ -3,15 +3,14 @@ checked against the portable kernels in ``tfunc.ops`` and against a plain NumPy 
 with blocks made small and the second thread forced on, so that every split path runs
 on any machine (CI included, where the thresholds would keep small shapes whole)."""
 
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 import pytest
 
 from tfunc.backend.numpy import conv as host_conv
 from tfunc.backend.numpy import matmul as host_matmul
-from tfunc.backend.numpy import threads
 from tfunc.ops import conv as portable_conv
+
+from .conftest import helper_thread
 
 
 @pytest.fixture(
@@ -31,13 +30,7 @@ def forced_split(request, monkeypatch):
     monkeypatch.setattr(host_conv, "_BLOCK_BYTES", 64 if blocks == "rows of one image" else 6000)
     monkeypatch.setattr(host_conv, "_PARALLEL_FLOPS", 0)
     monkeypatch.setattr(host_matmul, "_PARALLEL_FLOPS", 0)
-    if threads_ == "two threads":
-        pool = ThreadPoolExecutor(1)
-        monkeypatch.setattr(threads, "helper_pool", lambda: pool)
-        yield
-        pool.shutdown()
-    else:
-        monkeypatch.setattr(threads, "helper_pool", lambda: None)
+    with helper_thread(monkeypatch, threads_ == "two threads"):
         yield
 
 

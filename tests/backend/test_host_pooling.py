@@ -2,16 +2,15 @@
 split over two threads, they give the portable kernels' bits on every geometry, with
 blocks made small and the second thread forced on so that every path runs on any machine."""
 
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 import pytest
 
 import tfunc as tf
 from tfunc.backend.numpy import pooling as host
-from tfunc.backend.numpy import threads
 from tfunc.ops import pooling as portable
 from tfunc.ops.registry import REGISTRY
+
+from .conftest import helper_thread
 
 
 @pytest.fixture(
@@ -24,13 +23,7 @@ def forced_blocks(request, monkeypatch):
     block_bytes, threads_ = request.param
     monkeypatch.setattr(host, "_BLOCK_BYTES", block_bytes)
     monkeypatch.setattr(host, "_PARALLEL_BYTES", 0)
-    if threads_ == "two threads":
-        pool = ThreadPoolExecutor(1)
-        monkeypatch.setattr(threads, "helper_pool", lambda: pool)
-        yield
-        pool.shutdown()
-    else:
-        monkeypatch.setattr(threads, "helper_pool", lambda: None)
+    with helper_thread(monkeypatch, threads_ == "two threads"):
         yield
 
 

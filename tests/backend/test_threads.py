@@ -13,6 +13,8 @@ import pytest
 import tfunc as tf
 from tfunc.backend.numpy import threads
 
+from .conftest import helper_thread
+
 PROBE = (
     "import json, threadpoolctl, tfunc; from tfunc.backend.numpy import threads; "
     "s = threads.state(); "
@@ -85,12 +87,8 @@ def test_fused_chains_are_right_with_and_without_the_helper(budget):
 @pytest.fixture
 def forced_helper(monkeypatch):
     """The helper thread on, whatever the machine's cores."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    pool = ThreadPoolExecutor(1)
-    monkeypatch.setattr(threads, "helper_pool", lambda: pool)
-    yield pool
-    pool.shutdown()
+    with helper_thread(monkeypatch, True) as pool:
+        yield pool
 
 
 def test_the_helpers_half_of_the_work_sees_the_callers_errstate(forced_helper):
