@@ -37,20 +37,27 @@ def _blocks(g, itemsize) -> list:
     return [(n, min(n + images, g.n), 0, g.oh) for n in range(0, g.n, images)]
 
 
+def _tap(g, n0, n1, r0, r1, i, j) -> tuple:
+    """The index of the (padded) input that window tap ``(i, j)`` reads for output rows r0..r1
+    of images n0..n1."""
+    return (
+        slice(n0, n1),
+        slice(r0 * g.sh + i, (r1 - 1) * g.sh + i + 1, g.sh),
+        slice(j, j + (g.ow - 1) * g.sw + 1, g.sw),
+    )
+
+
 def _run(g, xpad, out, first, rest, finish=None):
     """``first(out_block, tap)`` for the window's first tap, then ``rest(out_block, tap)`` for
     the others, block by block; ``finish(out_block, r0, r1)`` closes each block."""
-    cols = (g.ow - 1) * g.sw + 1
     blocks = _blocks(g, xpad.itemsize)
 
     def work(lo, hi):
         for n0, n1, r0, r1 in blocks[lo:hi]:
             o = out[n0:n1, r0:r1]
             for i in range(g.kh):
-                rows = slice(r0 * g.sh + i, (r1 - 1) * g.sh + i + 1, g.sh)
                 for j in range(g.kw):
-                    tap = xpad[n0:n1, rows, j : j + cols : g.sw]
-                    (first if i == 0 and j == 0 else rest)(o, tap)
+                    (first if i == 0 and j == 0 else rest)(o, xpad[_tap(g, n0, n1, r0, r1, i, j)])
             if finish is not None:
                 finish(o, r0, r1)
 
@@ -103,15 +110,13 @@ def _scatter(g, dxpad, blocks, block_grads):
     input element: by the tap's row first), which is the order of the blocks from the last
     to the first; so those run in that order on one thread, and give the same sums to the
     bit.  Otherwise every block writes its own input rows, and both threads share them."""
-    cols = (g.ow - 1) * g.sw + 1
     overlap = g.kh > g.sh
 
     def work(lo, hi):
         for b in range(hi - 1, lo - 1, -1) if overlap else range(lo, hi):
             n0, n1, r0, r1 = blocks[b]
             for i, j, values in block_grads(n0, n1, r0, r1):
-                rows = slice(r0 * g.sh + i, (r1 - 1) * g.sh + i + 1, g.sh)
-                dxpad[n0:n1, rows, j : j + cols : g.sw] += values
+                dxpad[_tap(g, n0, n1, r0, r1, i, j)] += values
 
     threads.in_halves(len(blocks), work, not overlap and dxpad.nbytes >= _PARALLEL_BYTES)
 
@@ -123,15 +128,13 @@ def max_pool2d_grad(xp, x, y, dy, ksize, strides, padding):
     xpad = g.pad(np, x, portable._lowest(x.dtype))
     dxpad = np.zeros(xpad.shape, dy.dtype)
     zero = np.zeros((), dy.dtype)
-    cols = (g.ow - 1) * g.sw + 1
 
     def block_grads(n0, n1, r0, r1):  # the portable first-maximum masks, block by block
         yb, dyb = y[n0:n1, r0:r1], dy[n0:n1, r0:r1]
         taken = np.zeros(yb.shape, bool)
         for i in range(g.kh):
-            rows = slice(r0 * g.sh + i, (r1 - 1) * g.sh + i + 1, g.sh)
             for j in range(g.kw):
-                m = np.equal(xpad[n0:n1, rows, j : j + cols : g.sw], yb)
+                m = np.equal(xpad[_tap(g, n0, n1, r0, r1, i, j)], yb)
                 np.greater(m, taken, out=m)  # m and not taken
                 np.logical_or(taken, m, out=taken)
                 yield i, j, np.where(m, dyb, zero)
