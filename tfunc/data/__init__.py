@@ -6,6 +6,20 @@
 
 from . import experimental
 from .dataset import AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset
+from .files import TextLineDataset
 from .iterator import Iterator
+from .nested import DatasetSpec
+from .options import Options, ThreadingOptions
 
-__all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "Dataset", "Iterator", "experimental"]
+__all__ = [
+    "AUTOTUNE",
+    "INFINITE_CARDINALITY",
+    "UNKNOWN_CARDINALITY",
+    "Dataset",
+    "DatasetSpec",
+    "Iterator",
+    "Options",
+    "TextLineDataset",
+    "ThreadingOptions",
+    "experimental",
+]

@@ -192,6 +192,15 @@ def _shuffle(source, buffer_size, rng):
             buffer[i] = refill
 
 
+def _seed_key(seed) -> list:
+    """The key of a random dataset's generators: TensorFlow's seed rules (global seed, op
+    seed, counter), fixed when the dataset is made; fresh entropy when neither seed is set."""
+    key = random_ops.stream(None if seed is None else _int_arg(seed, "seed")).seed
+    if key is None:
+        key = (np.random.SeedSequence().entropy,)
+    return [k & 0xFFFFFFFFFFFFFFFF for k in key]
+
+
 def _uniforms(rng):
     """An endless stream of floats in [0, 1), drawn from ``rng`` in blocks."""
     while True:
@@ -336,6 +345,38 @@ class Dataset(abc.ABC):
             raise TypeError("Dataset.zip() takes datasets either positionally or as `datasets=`, not both.")
         return _ZipDataset(datasets)
 
+    @staticmethod
+    def counter(start=0, step=1, dtype=_dtypes.int64, name=None) -> "Dataset":
+        """``start, start + step, ...`` forever, as scalars of ``dtype``."""
+        return _sampling.CounterDataset(start, step, dtype)
+
+    @staticmethod
+    def random(seed=None, rerandomize_each_iteration=None, name=None) -> "Dataset":
+        """An endless stream of random int64 scalars."""
+        return _sampling.RandomDataset(seed, rerandomize_each_iteration)
+
+    @staticmethod
+    def sample_from_datasets(
+        datasets, weights=None, seed=None, stop_on_empty_dataset=False, rerandomize_each_iteration=None
+    ) -> "Dataset":
+        """Each element from one of ``datasets`` drawn at random with probabilities
+        proportional to ``weights``; an exhausted dataset is skipped unless
+        ``stop_on_empty_dataset``."""
+        return _sampling.sample_from_datasets(
+            datasets, weights, seed, stop_on_empty_dataset, rerandomize_each_iteration
+        )
+
+    @staticmethod
+    def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True) -> "Dataset":
+        """Element ``k`` from ``datasets[c]``, ``c`` being the k-th int64 scalar of ``choice_dataset``."""
+        return _sampling.choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset)
+
+    @staticmethod
+    def list_files(file_pattern, shuffle=None, seed=None, name=None) -> "Dataset":
+        """The file names matching ``file_pattern`` (a glob or a list of them), shuffled
+        unless ``shuffle=False``."""
+        return _files.list_files(file_pattern, shuffle, seed)
+
     # --- transformations ---------------------------------------------------------------
     def batch(
         self, batch_size, drop_remainder=False, num_parallel_calls=None, deterministic=None, name=None
@@ -343,6 +384,18 @@ class Dataset(abc.ABC):
         """Stacks runs of ``batch_size`` elements; a last, smaller batch is kept
         unless ``drop_remainder``."""
         return _BatchDataset(self, batch_size, drop_remainder)
+
+    def padded_batch(
+        self, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False, name=None
+    ) -> "Dataset":
+        """Batches elements of different shapes: each component is padded at the end of
+        every dimension to ``padded_shapes`` (its element_spec shape if None), a dimension
+        of -1 or None to the largest in the batch, with ``padding_values`` (0, or b"")."""
+        return _padding.PaddedBatchDataset(self, batch_size, padded_shapes, padding_values, drop_remainder)
+
+    def rebatch(self, batch_size, drop_remainder=False, name=None) -> "Dataset":
+        """The rows of this batched dataset in new batches of ``batch_size``."""
+        return self.unbatch().batch(batch_size, drop_remainder)
 
     def unbatch(self, name=None) -> "Dataset":
         """Splits every element along its first dimension into separate elements."""
@@ -360,6 +413,72 @@ class Dataset(abc.ABC):
         if n <= 0 and n != AUTOTUNE:
             raise InvalidArgumentError(None, None, "num_parallel_calls must be greater than zero.")
         return _ParallelMapDataset(self, map_func)
+
+    def flat_map(self, map_func, name=None) -> "Dataset":
+        """The elements of the datasets ``map_func`` returns for each element, in order."""
+        return _nested.FlatMapDataset(self, map_func)
+
+    def interleave(
+        self, map_func, cycle_length=None, block_length=1, num_parallel_calls=None, deterministic=None, name=None
+    ) -> "Dataset":
+        """Like ``flat_map``, but ``cycle_length`` of the returned datasets (the number of
+        CPU cores if None) are read in turn, ``block_length`` elements at a time."""
+        if num_parallel_calls is not None:
+            n = _int_arg(num_parallel_calls, "num_parallel_calls")
+            if n <= 0 and n != AUTOTUNE:
+                raise InvalidArgumentError(None, None, "num_parallel_calls must be greater than zero.")
+        return _nested.InterleaveDataset(self, map_func, cycle_length, block_length)
+
+    def window(self, size, shift=None, stride=1, drop_remainder=False, name=None) -> "Dataset":
+        """Windows of ``size`` elements (every ``stride``-th), one starting every ``shift``
+        elements; each window is a dataset per component (``DatasetSpec`` elements)."""
+        return _nested.WindowDataset(self, size, shift, stride, drop_remainder)
+
+    def group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None, name=None) -> "Dataset":
+        """Groups elements by ``key_func`` (an int64 scalar); each full group, and what is
+        left of each group at the end, becomes ``reduce_func(key, group_dataset)``."""
+        return _nested.GroupByWindowDataset(self, key_func, reduce_func, window_size, window_size_func)
+
+    def bucket_by_sequence_length(
+        self,
+        element_length_func,
+        bucket_boundaries,
+        bucket_batch_sizes,
+        padded_shapes=None,
+        padding_values=None,
+        pad_to_bucket_boundary=False,
+        no_padding=False,
+        drop_remainder=False,
+        name=None,
+    ) -> "Dataset":
+        """Batches elements of similar length together: a length below
+        ``bucket_boundaries[0]`` goes to bucket 0, and so on; bucket ``i`` is batched by
+        ``bucket_batch_sizes[i]`` and padded (to its boundary - 1 with
+        ``pad_to_bucket_boundary``)."""
+        return _nested.bucket_by_sequence_length(
+            self,
+            element_length_func,
+            bucket_boundaries,
+            bucket_batch_sizes,
+            padded_shapes,
+            padding_values,
+            pad_to_bucket_boundary,
+            no_padding,
+            drop_remainder,
+        )
+
+    def scan(self, initial_state, scan_func, name=None) -> "Dataset":
+        """``scan_func(state, element) -> (new_state, output)`` from ``initial_state``; the
+        outputs are the elements."""
+        return _stateful.ScanDataset(self, initial_state, scan_func)
+
+    def take_while(self, predicate, name=None) -> "Dataset":
+        """The elements up to the first one for which ``predicate`` is false."""
+        return _stateful.TakeWhileDataset(self, predicate)
+
+    def unique(self, name=None) -> "Dataset":
+        """Each distinct element once (int32, int64 or string elements)."""
+        return _stateful.UniqueDataset(self)
 
     def filter(self, predicate, name=None) -> "Dataset":
         """Keeps the elements for which ``predicate`` returns a true bool scalar."""
@@ -404,6 +523,34 @@ class Dataset(abc.ABC):
         if not isinstance(ds, Dataset):
             raise TypeError(f"`transformation_func` must return a tfunc.data.Dataset, got {ds!r}.")
         return ds
+
+    def with_options(self, options, name=None) -> "Dataset":
+        """This dataset with ``options`` merged into its options (see :class:`Options`)."""
+        return _OptionsDataset(self, options)
+
+    def options(self):
+        """The :class:`Options` set on this dataset and the datasets it is made from."""
+        merged = _options.Options()
+        for d in self._input_datasets():
+            merged = merged.merge(d.options())
+        return merged
+
+    def _input_datasets(self) -> list:
+        """The datasets this one is made from (whose options it inherits)."""
+        found = [getattr(self, a, None) for a in ("_input", "_first", "_second")]
+        found += list(getattr(self, "_flat", ())) + list(getattr(self, "_datasets", ()))
+        return [d for d in found if isinstance(d, Dataset)]
+
+    def get_single_element(self, name=None):
+        """The dataset's only element; an error if it has none or more than one."""
+        with init_scope():
+            elements = self._elements()
+            first = next(elements, _END)
+            if first is _END:
+                raise InvalidArgumentError(None, None, "Dataset was empty.")
+            if next(elements, _END) is not _END:
+                raise InvalidArgumentError(None, None, "Dataset had more than one element.")
+        return first
 
     def reduce(self, initial_state, reduce_func, name=None):
         """Folds the elements: ``state = reduce_func(state, element)``, eagerly."""
@@ -617,15 +764,7 @@ class _ConcatenateDataset(Dataset):
         return itertools.chain(self._first._elements(), self._second._elements())
 
     def _compute_spec(self):
-        a, b = self._first.element_spec, self._second.element_spec
-        error = TypeError(f"Incompatible dataset elements:\n  {a!r} vs.\n  {b!r}")
-        try:
-            nest.assert_same_structure(a, b)
-        except ValueError:
-            raise error from None
-        if any(x.dtype is not y.dtype for x, y in zip(nest.flatten(a), nest.flatten(b))):
-            raise error
-        return nest.map_structure(lambda x, y: TensorSpec(shape_common_supertype(x._shape, y._shape), x.dtype), a, b)
+        return _common_spec(self._first.element_spec, self._second.element_spec)
 
     def _cardinality(self):
         n1, n2 = self._first._cardinality(), self._second._cardinality()
@@ -634,6 +773,19 @@ class _ConcatenateDataset(Dataset):
         if UNKNOWN_CARDINALITY in (n1, n2):
             return UNKNOWN_CARDINALITY
         return n1 + n2
+
+
+def _common_spec(a, b):
+    """The element_spec covering elements of types ``a`` and ``b`` (same structure and
+    dtypes; shapes relaxed where they differ); TypeError if there is none."""
+    error = TypeError(f"Incompatible dataset elements:\n  {a!r} vs.\n  {b!r}")
+    try:
+        nest.assert_same_structure(a, b)
+    except ValueError:
+        raise error from None
+    if any(x.dtype is not y.dtype for x, y in zip(nest.flatten(a), nest.flatten(b))):
+        raise error
+    return nest.map_structure(lambda x, y: TensorSpec(shape_common_supertype(x._shape, y._shape), x.dtype), a, b)
 
 
 # --- transformations of one dataset ------------------------------------------------------
@@ -723,11 +875,7 @@ class _ShuffleDataset(_UnaryDataset):
     def __init__(self, input_dataset, buffer_size, seed, reshuffle_each_iteration):
         super().__init__(input_dataset)
         self._buffer_size = _positive(buffer_size, "buffer_size")
-        # TensorFlow's seed rules (global seed, op seed, counter), fixed when created.
-        key = random_ops.stream(None if seed is None else _int_arg(seed, "seed")).seed
-        if key is None:  # neither seed is set: fresh entropy for this dataset
-            key = (np.random.SeedSequence().entropy,)
-        self._seed = [k & 0xFFFFFFFFFFFFFFFF for k in key]
+        self._seed = _seed_key(seed)
         self._reshuffle = bool(reshuffle_each_iteration)
         self._epochs = itertools.count()
 
@@ -911,3 +1059,29 @@ class _CacheDataset(_UnaryDataset):
             seen.append(element)
             yield element
         self._cached = seen  # only a complete pass is kept, as in TensorFlow
+
+
+class _OptionsDataset(_UnaryDataset):
+    def __init__(self, input_dataset, options):
+        super().__init__(input_dataset)
+        if not isinstance(options, _options.Options):
+            raise TypeError(f"Dataset.with_options() needs a tfunc.data.Options, got {options!r}.")
+        self._own_options = options
+
+    def _elements(self):
+        return self._input._elements()
+
+    def _row_plan(self):
+        return self._input._row_plan()
+
+    def options(self):
+        return self._input.options().merge(self._own_options)
+
+
+# The transformations defined in their own modules (which build on the classes above).
+from . import files as _files  # noqa: E402
+from . import nested as _nested  # noqa: E402
+from . import options as _options  # noqa: E402
+from . import padding as _padding  # noqa: E402
+from . import sampling as _sampling  # noqa: E402
+from . import stateful as _stateful  # noqa: E402

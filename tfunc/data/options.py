@@ -1,0 +1,120 @@
+"""``tf.data.Options``: settings a pipeline carries (``with_options``/``options``).
+
+tfunc produces elements one at a time, in order, so none of these settings changes
+what a dataset yields; they are kept, merged and validated as in TensorFlow, so code
+that sets them runs unchanged.
+"""
+
+from __future__ import annotations
+
+import enum
+
+__all__ = [
+    "AutoShardPolicy",
+    "AutotuneOptions",
+    "DistributeOptions",
+    "ExternalStatePolicy",
+    "OptimizationOptions",
+    "Options",
+    "ThreadingOptions",
+]
+
+
+class AutoShardPolicy(enum.IntEnum):
+    OFF = -1
+    AUTO = 0
+    FILE = 1
+    DATA = 2
+    HINT = 3
+
+
+class ExternalStatePolicy(enum.IntEnum):
+    WARN = 0
+    IGNORE = 1
+    FAIL = 2
+
+
+class _OptionsBase:
+    """Attributes from a fixed table (None: unset); setting another name is an error."""
+
+    _defaults: dict = {}
+
+    def __init__(self):
+        for name, default in self._defaults.items():
+            object.__setattr__(self, name, default() if callable(default) else None)
+
+    def __setattr__(self, name, value):
+        if name not in self._defaults:
+            raise AttributeError(f"Cannot set the property {name} on {type(self).__name__}.")
+        object.__setattr__(self, name, value)
+
+    def __eq__(self, other):
+        return type(other) is type(self) and all(getattr(self, n) == getattr(other, n) for n in self._defaults)
+
+    def __repr__(self):
+        set_ = ", ".join(f"{n}={getattr(self, n)!r}" for n in self._defaults if getattr(self, n) is not None)
+        return f"{type(self).__name__}({set_})"
+
+    def _merged(self, other):
+        """A copy of ``self`` with every option ``other`` sets taken from it."""
+        out = type(self)()
+        for name in self._defaults:
+            mine, theirs = getattr(self, name), getattr(other, name)
+            if isinstance(mine, _OptionsBase):
+                object.__setattr__(out, name, mine._merged(theirs))
+            else:
+                object.__setattr__(out, name, mine if theirs is None else theirs)
+        return out
+
+
+class AutotuneOptions(_OptionsBase):
+    _defaults = dict.fromkeys(["enabled", "cpu_budget", "ram_budget", "autotune_algorithm", "initial_parallelism"])
+
+
+class DistributeOptions(_OptionsBase):
+    _defaults = dict.fromkeys(["auto_shard_policy", "num_devices"])
+
+
+class OptimizationOptions(_OptionsBase):
+    _defaults = dict.fromkeys(
+        [
+            "apply_default_optimizations",
+            "filter_fusion",
+            "filter_parallelization",
+            "inject_prefetch",
+            "map_and_batch_fusion",
+            "map_and_filter_fusion",
+            "map_fusion",
+            "map_parallelization",
+            "noop_elimination",
+            "parallel_batch",
+            "seq_interleave_prefetch",
+            "shuffle_and_repeat_fusion",
+        ]
+    )
+
+
+class ThreadingOptions(_OptionsBase):
+    _defaults = dict.fromkeys(["max_intra_op_parallelism", "private_threadpool_size"])
+
+
+class Options(_OptionsBase):
+    _defaults = {
+        "autotune": AutotuneOptions,
+        "dataset_name": None,
+        "deterministic": None,
+        "experimental_distribute": DistributeOptions,
+        "experimental_external_state_policy": None,
+        "experimental_optimization": OptimizationOptions,
+        "experimental_slack": None,
+        "experimental_symbolic_checkpoint": None,
+        "experimental_warm_start": None,
+        "framework_type": None,
+        "threading": ThreadingOptions,
+    }
+
+    def merge(self, options):
+        """These options with those ``options`` sets (which win where both set one)."""
+        if not isinstance(options, Options):
+            raise TypeError(f"Options.merge() needs a tfunc.data.Options, got {options!r}.")
+        return self._merged(options)

@@ -1,0 +1,179 @@
+"""Datasets drawn from other datasets or from a random stream: ``counter``, ``random``,
+``sample_from_datasets`` and ``choose_from_datasets``."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+
+import numpy as np
+
+from ..core import dtypes as _dtypes
+from ..core.errors import InvalidArgumentError
+from ..core.specs import TensorSpec
+from ..eager.convert import convert_to_tensor
+from ..eager.tensor import EagerTensor
+from .dataset import (
+    _BLOCK,
+    _END,
+    INFINITE_CARDINALITY,
+    UNKNOWN_CARDINALITY,
+    Dataset,
+    _common_spec,
+    _int_arg,
+    _seed_key,
+)
+
+__all__ = ["CounterDataset", "DirectedInterleaveDataset", "RandomDataset", "sample_from_datasets"]
+
+
+class CounterDataset(Dataset):
+    """``start, start + step, ...`` forever, as scalars of ``dtype``."""
+
+    def __init__(self, start, step, dtype):
+        self._start, self._step = _int_arg(start, "start"), _int_arg(step, "step")
+        self._dtype = _dtypes.as_dtype(dtype)
+        if not self._dtype.is_integer:
+            raise TypeError(f"Dataset.counter() needs an integer dtype, got {self._dtype!r}.")
+
+    def _elements(self):
+        np_dtype = self._dtype._np
+        for value in itertools.count(self._start, self._step):
+            yield EagerTensor._make(np.asarray(value, np.int64).astype(np_dtype), self._dtype)
+
+    def _compute_spec(self):
+        return TensorSpec((), self._dtype)
+
+    def _cardinality(self):
+        return INFINITE_CARDINALITY
+
+
+class RandomDataset(Dataset):
+    """An endless stream of random int64 scalars (the same on every pass unless
+    ``rerandomize_each_iteration``)."""
+
+    def __init__(self, seed, rerandomize_each_iteration):
+        self._seed = _seed_key(seed)
+        self._rerandomize = bool(rerandomize_each_iteration)
+        self._epochs = itertools.count()
+
+    def _elements(self):
+        epoch = next(self._epochs) if self._rerandomize else 0
+        rng = np.random.default_rng(self._seed + [epoch])
+        info = np.iinfo(np.int64)
+        while True:
+            for value in rng.integers(info.min, info.max, size=_BLOCK, dtype=np.int64, endpoint=True):
+                yield EagerTensor._make(np.asarray(value), _dtypes.int64)
+
+    def _compute_spec(self):
+        return TensorSpec((), _dtypes.int64)
+
+    def _cardinality(self):
+        return INFINITE_CARDINALITY
+
+
+def _dataset_list(datasets, what: str) -> list:
+    datasets = list(datasets) if isinstance(datasets, (list, tuple)) else None
+    if not datasets or not all(isinstance(d, Dataset) for d in datasets):
+        raise TypeError(f"{what} needs a non-empty list of Dataset objects.")
+    return datasets
+
+
+class DirectedInterleaveDataset(Dataset):
+    """Elements taken from ``datasets[i]`` for each index ``i`` the selector yields.
+
+    An index of an exhausted dataset ends the result if ``stop_on_empty_dataset``,
+    else it is skipped; the result also ends when every dataset is exhausted.
+    """
+
+    def __init__(self, datasets, selector, stop_on_empty_dataset, what):
+        self._datasets = datasets
+        self._selector = selector  # selector(sources): a fresh stream of indices (None: exhausted)
+        self._stop_on_empty = bool(stop_on_empty_dataset)
+        self._what = what
+        _ = self.element_spec  # checks the datasets' types now, as TensorFlow does
+
+    def _elements(self):
+        sources = [d._elements() for d in self._datasets]
+        live = len(sources)
+        for i in self._selector(sources):
+            if not 0 <= i < len(sources):
+                raise InvalidArgumentError(
+                    None, None, f"Selector index out of range: {i} (there are {len(sources)} datasets)."
+                )
+            if sources[i] is None:
+                continue
+            element = next(sources[i], _END)
+            if element is not _END:
+                yield element
+                continue
+            if self._stop_on_empty:
+                return
+            sources[i] = None
+            live -= 1
+            if not live:
+                return
+
+    def _compute_spec(self):
+        return functools.reduce(_common_spec, [d.element_spec for d in self._datasets])
+
+    def _cardinality(self):
+        return UNKNOWN_CARDINALITY
+
+
+def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
+    """``tf.data.Dataset.choose_from_datasets``: element ``k`` comes from
+    ``datasets[choice_k]``, the choices being the int64 scalars of ``choice_dataset``."""
+    what = "Dataset.choose_from_datasets()"
+    datasets = _dataset_list(datasets, what)
+    if not isinstance(choice_dataset, Dataset):
+        raise TypeError(f"{what}: `choice_dataset` must be a Dataset, got {choice_dataset!r}.")
+    if choice_dataset.element_spec != TensorSpec((), _dtypes.int64):
+        raise TypeError(
+            f"{what}: `choice_dataset` must be a dataset of scalar tf.int64 tensors, got "
+            f"{choice_dataset.element_spec!r}."
+        )
+
+    def selector(sources):
+        return (int(t.numpy()) for t in choice_dataset._elements())
+
+    return DirectedInterleaveDataset(datasets, selector, stop_on_empty_dataset, what)
+
+
+def sample_from_datasets(
+    datasets, weights=None, seed=None, stop_on_empty_dataset=False, rerandomize_each_iteration=None
+):
+    """``tf.data.Dataset.sample_from_datasets``: each element from a dataset drawn at
+    random with probabilities proportional to ``weights`` (uniform if None)."""
+    what = "Dataset.sample_from_datasets()"
+    datasets = _dataset_list(datasets, what)
+    n = len(datasets)
+    if weights is None:
+        probs = np.full(n, 1.0 / n)
+    else:
+        w = np.asarray(convert_to_tensor(weights).numpy(), dtype=np.float64)
+        if w.shape != (n,):
+            raise ValueError(f"{what}: `weights` must have one value per dataset ({n}), got shape {w.shape}.")
+        if not np.all(np.isfinite(w)) or np.any(w < 0) or w.sum() <= 0:
+            raise InvalidArgumentError(None, None, f"{what}: `weights` must be finite, >= 0 and not all 0, got {w}.")
+        probs = w / w.sum()
+    key = _seed_key(seed)
+    epochs = itertools.count()
+    rerandomize = bool(rerandomize_each_iteration)
+
+    def selector(sources):
+        """Draws among the datasets not yet exhausted, with their weights renormalized;
+        ends when those that are left all have weight 0."""
+        rng = np.random.default_rng(key + [next(epochs) if rerandomize else 0])
+        live = np.ones(n, bool)
+        while True:
+            p = np.where(live, probs, 0.0)
+            if p.sum() <= 0:
+                return
+            for i in rng.choice(n, size=_BLOCK, p=p / p.sum()).tolist():
+                if sources[i] is None:
+                    live[i] = False
+                    break
+                yield i
+
+    return DirectedInterleaveDataset(datasets, selector, stop_on_empty_dataset, what)
