@@ -944,7 +944,10 @@ def _divide(x, y):
 
 def _floordiv(x, y):
     _zero_check(y)
-    return np.floor_divide(x, y)
+    if x.dtype.kind in "iu":
+        return np.floor_divide(x, y)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.floor(np.true_divide(x, y))  # floats: floor(x / y), as tfunc's kernel
 
 
 def _floormod(x, y):

@@ -169,6 +169,11 @@ _REAL_OF = {complex64: float32, complex128: float64}
 bfloat16 = DType("bfloat16", _ml_dtypes.bfloat16, "f")
 _ALL.append(bfloat16)
 
+# Half-precision floats are summed (reductions, softmax) and run through exp-based functions
+# in float32, then rounded back, as TensorFlow's CPU kernels do: a float16/bfloat16
+# accumulator stops growing (a bfloat16 sum of ones sticks at 256).
+ACCUMULATE = {np.dtype(np.float16): np.dtype(np.float32), np.dtype(_ml_dtypes.bfloat16): np.dtype(np.float32)}
+
 _BY_NAME = {d.name: d for d in _ALL + [variant]}
 _BY_NAME.update({"half": float16, "double": float64, "float": float32, "int": int32})
 _BY_NP = {d._np: d for d in _ALL if not d.is_string}
@@ -220,6 +225,8 @@ def _infer_sequence(seq) -> DType:
         return float32  # tf.constant([]) is float32
     if len(kinds) == 1:
         return kinds.pop()
+    if kinds == {int32, int64}:  # [2**40 + 1, 3] is int64 in TensorFlow: exact, not float32
+        return int64
     if complex128 in kinds and kinds <= {int32, int64, float32, float64, complex128}:
         return complex128
     if kinds <= {int32, float32, int64, float64}:

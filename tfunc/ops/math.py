@@ -161,6 +161,13 @@ rsqrt_op = _def_unary(
 
 
 def _sigmoid_impl(xp, x, out=None):
+    wide = D.ACCUMULATE.get(x.dtype)
+    if wide is not None:  # float16/bfloat16 through float32: 0.5 tanh(x/2) + 0.5 cancels to 0 there
+        r = _sigmoid_impl(xp, x.astype(wide)).astype(x.dtype)
+        if out is None:
+            return r
+        out[...] = r
+        return out
     if xp is np and x.dtype in _EXP_SIGMOID:
         # NOTE: e / (1 + e) with e = exp(min(x, 40)), Eigen's form, at every size (one formula:
         # a rewrite that merges or splits sigmoids, such as the split hoist, must not change
@@ -368,13 +375,29 @@ def _check_int_zero(xp, y):
 
 
 def _floordiv_impl(xp, x, y, out=None):
-    _check_int_zero(xp, y)
-    return xp.floor_divide(x, y, out=out)
+    if x.dtype.kind in "iu":
+        _check_int_zero(xp, y)
+        return xp.floor_divide(x, y, out=out)
+    # floats: floor(x / y), TensorFlow's formula (and the CUDA kernel's).  NumPy's
+    # floor_divide differs: inf // 2 is NaN there, and 1 // 0.1 is 9 (from fmod), not 10.
+    with np.errstate(divide="ignore", invalid="ignore"):
+        q = xp.true_divide(x, y, out=out)
+    return xp.floor(q, out=out)
+
+
+def _floordiv_ref(x, y):
+    if np.result_type(x, y).kind in "iu":
+        return np.floor_divide(x, y)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.floor(np.true_divide(x, y))
 
 
 def _floormod_impl(xp, x, y, out=None):
-    _check_int_zero(xp, y)
-    return xp.mod(x, y, out=out)
+    if x.dtype.kind in "iu":
+        _check_int_zero(xp, y)
+        return xp.mod(x, y, out=out)
+    with np.errstate(divide="ignore", invalid="ignore"):  # inf % y and x % 0 are NaN, quietly
+        return xp.mod(x, y, out=out)
 
 
 # host_sync: the impl reads values back to the host (here: integer divisors checked for
@@ -382,7 +405,7 @@ def _floormod_impl(xp, x, y, out=None):
 floordiv_op = _def_binary(
     "floordiv",
     impl=_floordiv_impl,
-    ref=np.floor_divide,
+    ref=_floordiv_ref,
     domains=("any", "nonzero"),
     cuda="out0 = tf_floordiv(in0, in1)",
     host_sync="integer",

@@ -302,6 +302,9 @@ bias_add_op = register(
 
 
 def _softmax_impl(xp, x, axis):
+    wide = D.ACCUMULATE.get(x.dtype)
+    if wide is not None:  # float16/bfloat16 through float32, as TensorFlow's kernels
+        return _softmax_impl(xp, x.astype(wide), axis).astype(x.dtype)
     m = xp.max(x, axis=axis, keepdims=True) if x.size else x.dtype.type(0)
     e = xp.subtract(x, m)
     xp.exp(e, out=e)
@@ -310,6 +313,9 @@ def _softmax_impl(xp, x, axis):
 
 
 def _log_softmax_impl(xp, x, axis):
+    wide = D.ACCUMULATE.get(x.dtype)
+    if wide is not None:
+        return _log_softmax_impl(xp, x.astype(wide), axis).astype(x.dtype)
     m = xp.max(x, axis=axis, keepdims=True) if x.size else x.dtype.type(0)
     z = xp.subtract(x, m)
     z -= xp.log(xp.sum(xp.exp(z), axis=axis, keepdims=True, dtype=x.dtype))

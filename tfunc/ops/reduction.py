@@ -66,41 +66,67 @@ def _reduce_samples(dtypes, domain="any", allow_empty=True):
 # --- sum / prod / mean ---------------------------------------------------------
 
 
+def _widened(impl):
+    """``impl`` run on float16/bfloat16 input in float32, the result rounded back."""
+
+    def run(xp, x, axis, keepdims):
+        wide = D.ACCUMULATE.get(x.dtype)
+        if wide is None:
+            return impl(xp, x, axis, keepdims)
+        return impl(xp, x.astype(wide), axis, keepdims).astype(x.dtype)
+
+    run.__name__ = impl.__name__
+    return run
+
+
+@_widened
 def _sum_impl(xp, x, axis, keepdims):
     if xp is np:
         return np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
     return xp.sum(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
 
 
+@_widened
 def _prod_impl(xp, x, axis, keepdims):
     if xp is np:
         return np.multiply.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
     return xp.prod(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
 
 
+@_widened
 def _mean_impl(xp, x, axis, keepdims):
     if x.dtype.kind in "iu":
-        s = xp.sum(x, axis=axis, dtype=np.float64, keepdims=keepdims)
-        n = x.size // max(s.size, 1) if x.size else 0
-        with np.errstate(all="ignore"):
-            return xp.trunc(s / n).astype(x.dtype) if n else xp.zeros(xp.shape(s), x.dtype)
+        return _int_mean(xp, x, axis, keepdims)
     if x.size == 0:  # the mean of nothing is NaN, as in TensorFlow (without NumPy's warning)
         return xp.full(_reduced_shape(x.shape, axis, keepdims), np.nan, x.dtype)
     s = xp.sum(x, axis=axis, keepdims=keepdims)  # what xp.mean does, without its Python overhead
     return xp.true_divide(s, x.dtype.type(x.size // max(s.size, 1)))
 
 
+def _int_mean(xp, x, axis, keepdims):
+    """TensorFlow's integer mean: the sum in 64 bits (exact past 2**53, wrapping past 2**63),
+    divided with truncation toward zero; 0 over no elements."""
+    wide = np.uint64 if x.dtype.kind == "u" else np.int64
+    s = xp.sum(x, axis=axis, dtype=wide, keepdims=keepdims)
+    n = x.size // max(s.size, 1) if x.size else 0
+    if not n:
+        return xp.zeros(xp.shape(s), x.dtype)
+    q = s // wide(n)
+    if x.dtype.kind == "i":
+        q = xp.where(s < 0, -(-s // n), q)
+    return xp.asarray(q).astype(x.dtype)
+
+
 def _mean_ref(x, axis, keepdims):
     if x.dtype.kind in "iu":
-        s = np.sum(x.astype(np.float64), axis=axis, keepdims=keepdims)
-        n = x.size // max(np.size(s), 1) if x.size else 0
-        return (np.trunc(s / n) if n else np.zeros_like(s)).astype(x.dtype)
+        return _int_mean(np, x, axis, keepdims)
     if x.size == 0:
         return np.full(_reduced_shape(x.shape, axis, keepdims), np.nan, x.dtype)
     wide = np.complex128 if x.dtype.kind == "c" else np.float64
     return np.mean(x.astype(wide), axis=axis, keepdims=keepdims).astype(x.dtype)
 
 
+@_widened
 def _logsumexp_impl(xp, x, axis, keepdims):
     if x.size == 0:  # log(0) = -inf over empty axes
         return xp.full(_reduced_shape(x.shape, axis, keepdims), -np.inf, x.dtype)

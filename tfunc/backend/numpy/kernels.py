@@ -14,6 +14,7 @@ import functools
 
 import numpy as np
 
+from ...core import dtypes as D
 from ...ops.host_constants import full_operand
 from .matmul import _PARALLEL_FLOPS, BLAS_DTYPES
 
@@ -48,8 +49,8 @@ def specialized(op_name: str, attrs: dict, in_specs) -> object | None:
     ufunc = _REDUCING_UFUNCS.get(op_name)
     if ufunc is not None:
         (spec,) = in_specs
-        if spec.dtype.is_string or spec.dtype.is_variant:
-            return None
+        if spec.dtype.is_string or spec.dtype.is_variant or spec.dtype._np in D.ACCUMULATE:
+            return None  # half floats: the impl sums them in float32
         axis = attrs["axis"]
         if axis is not None and spec.shape is not None and len(axis) == len(spec.shape):
             axis = None  # every axis: NumPy's fastest path, the same result

@@ -1,0 +1,78 @@
+"""Values TensorFlow 2.21 gives where NumPy's own conventions differ: half-precision
+accumulation, integer means, float floor division, dtype inference of mixed Python ints.
+Each case runs eagerly and in a traced function."""
+
+import numpy as np
+import pytest
+
+import tfunc as tf
+
+
+def both(f, *args):
+    """``f(*args)`` eagerly and through tf.function, as NumPy values (float64 for half floats)."""
+    out = []
+    for g in (f, tf.function(f)):
+        r = g(*args)
+        out.append(np.asarray(r.numpy()).astype(np.float64) if r.dtype in (tf.bfloat16, tf.float16) else r.numpy())
+    return out
+
+
+@pytest.mark.parametrize("dtype", [tf.bfloat16, tf.float16])
+def test_half_float_reductions_accumulate_in_float32(dtype):
+    x = tf.cast(tf.ones([1000]), dtype)
+    for got in both(tf.reduce_sum, x):
+        assert got == 1000.0  # a bfloat16 accumulator sticks at 256
+    for got in both(tf.reduce_mean, x):
+        assert got == 1.0
+    for got in both(tf.reduce_logsumexp, x):
+        assert abs(got - (1 + np.log(1000))) < 0.05
+    for got in both(lambda t: tf.nn.softmax(t)[0], x):
+        assert abs(got - 1e-3) < 1e-5
+    for got in both(lambda t: tf.reduce_sum(t, axis=0, keepdims=True), tf.reshape(x, [1000, 1])):
+        assert got.tolist() == [[1000.0]]
+
+
+@pytest.mark.parametrize("dtype", [tf.bfloat16, tf.float16])
+def test_half_float_sigmoid_keeps_small_values(dtype):
+    x = tf.constant([-8.0, -10.0, -12.0, 0.0, 12.0], dtype)
+    want = 1 / (1 + np.exp(-np.array([-8.0, -10.0, -12.0, 0.0, 12.0])))
+    for got in both(tf.sigmoid, x):
+        np.testing.assert_allclose(got, want, rtol=1e-2)  # 0.5 tanh(x/2) + 0.5 gives 0 here
+
+
+def test_integer_mean_sums_in_64_bits_and_truncates():
+    assert both(tf.reduce_mean, tf.constant([100, 100], tf.int8)) == [100, 100]
+    assert both(tf.reduce_mean, tf.constant([-7, 2])) == [-2, -2]
+    assert both(tf.reduce_mean, tf.constant([2**53 + 1] * 2, tf.int64)) == [2**53 + 1] * 2
+    assert both(tf.reduce_mean, tf.constant([2**62] * 4, tf.int64)) == [0, 0]  # wraps, as TensorFlow
+    assert both(tf.reduce_mean, tf.constant([200, 100], tf.uint8)) == [150, 150]
+    assert both(tf.reduce_mean, tf.zeros([0], tf.int32)) == [0, 0]
+
+
+def test_float_floordiv_is_floor_of_the_quotient():
+    x = tf.constant([np.inf, -np.inf, np.inf, 1.0, -7.0])
+    y = tf.constant([2.0, 2.0, -0.5, 0.1, 2.0])
+    for got in both(lambda a, b: a // b, x, y):
+        assert got.tolist() == [np.inf, -np.inf, -np.inf, 10.0, -4.0]
+    for got in both(tf.math.floordiv, tf.constant([1.0], tf.float64), tf.constant([0.1], tf.float64)):
+        assert got.tolist() == [10.0]
+    with np.errstate(all="raise"):  # inf % y is NaN without a NumPy warning
+        assert np.isnan(tf.math.floormod(tf.constant(np.inf), tf.constant(2.0)).numpy())
+    with pytest.raises(tf.errors.InvalidArgumentError, match="division by zero"):
+        tf.constant([1]) // tf.constant([0])
+
+
+def test_mixed_python_ints_infer_int64():
+    t = tf.constant([2**40 + 1, 3])
+    assert t.dtype == tf.int64 and t.numpy().tolist() == [2**40 + 1, 3]
+    assert tf.reduce_sum([2**40 + 1, 3]).numpy() == 2**40 + 4
+    assert tf.constant([1, 2.5]).dtype == tf.float32
+
+
+def test_unsorted_segment_mean_of_integers_divides_exactly():
+    data, ids = tf.constant([3, 4, 4]), tf.constant([0, 0, 1])
+    for got in both(lambda d, i: tf.math.unsorted_segment_mean(d, i, 2), data, ids):
+        assert got.dtype == np.float64 and got.tolist() == [3.5, 4.0]
+    rows = tf.math.unsorted_segment_mean(tf.constant([[3, 4], [4, 5], [1, 1]]), tf.constant([0, 0, 1]), 3)
+    assert rows.numpy().tolist() == [[3.5, 4.5], [1.0, 1.0], [0.0, 0.0]]
+    assert tf.math.unsorted_segment_mean(tf.constant([3.0, 4.0]), tf.constant([0, 0]), 1).dtype == tf.float32
