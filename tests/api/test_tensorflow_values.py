@@ -76,3 +76,20 @@ def test_unsorted_segment_mean_of_integers_divides_exactly():
     rows = tf.math.unsorted_segment_mean(tf.constant([[3, 4], [4, 5], [1, 1]]), tf.constant([0, 0, 1]), 3)
     assert rows.numpy().tolist() == [[3.5, 4.5], [1.0, 1.0], [0.0, 0.0]]
     assert tf.math.unsorted_segment_mean(tf.constant([3.0, 4.0]), tf.constant([0, 0]), 1).dtype == tf.float32
+
+
+def test_sigmoid_cross_entropy_gradient_at_zero_logits():
+    labels = tf.constant([0.0, 1.0, 0.3])
+
+    def grad(z):
+        with tf.GradientTape() as tape:
+            tape.watch(z)
+            loss = tf.nn.sigmoid_cross_entropy_with_logits(labels=labels, logits=z)
+        return tape.gradient(loss, z)
+
+    for got in both(grad, tf.zeros(3)):  # sigmoid(0) - labels; relu and abs at 0 lost the 0.5
+        np.testing.assert_allclose(got, [0.5, -0.5, 0.2], rtol=1e-6)
+    for got in both(grad, tf.constant([-2.0, 0.5, 3.0])):
+        np.testing.assert_allclose(got, 1 / (1 + np.exp(-np.array([-2.0, 0.5, 3.0]))) - [0.0, 1.0, 0.3], rtol=1e-6)
+    with pytest.raises(ValueError, match="same shape"):
+        tf.nn.sigmoid_cross_entropy_with_logits(labels=tf.ones([4, 1]), logits=tf.ones([4, 5]))

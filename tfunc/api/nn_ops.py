@@ -17,8 +17,8 @@ from ..ops.conv_variants import conv2d_transpose_op, depthwise_conv2d_op
 from ..ops.infer import normalize_axis
 from ..ops.nn import bias_add_op, conv2d_op, log_softmax_op, matmul_op, softmax_op, sparse_softmax_cross_entropy_op
 from .array_ops import shape, squeeze, stop_gradient
-from .math_ops import abs as abs_
-from .math_ops import cast, conj, exp, log1p, not_equal, relu, rsqrt, squared_difference, where
+from .creation_ops import zeros_like
+from .math_ops import cast, conj, exp, greater_equal, log1p, not_equal, rsqrt, squared_difference, where
 from .reduction_ops import reduce_mean, reduce_sum
 
 # --- matmul ----------------------------------------------------------------
@@ -127,10 +127,19 @@ def softmax_cross_entropy_with_logits(labels=None, logits=None, axis=-1, name=No
 
 
 def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
-    """max(x, 0) - x * z + log(1 + exp(-|x|)), stable for any logits x and labels z."""
+    """max(x, 0) - x * z + log(1 + exp(-|x|)), stable for any logits x and labels z.
+
+    Written as TensorFlow writes it, with ``where(x >= 0, ...)`` for max(x, 0) and -|x|, so
+    the gradient at x = 0 is sigmoid(0) - z (through relu and abs it would lose the 0.5)."""
     logits = convert_to_tensor(logits)
     labels = convert_to_tensor(labels, dtype=logits.dtype)
-    return relu(logits) - logits * labels + log1p(exp(-abs_(logits)))
+    if not logits.shape.is_compatible_with(labels.shape):
+        raise ValueError(f"logits and labels must have the same shape, received ({logits.shape} vs {labels.shape}).")
+    zeros = zeros_like(logits)
+    positive = greater_equal(logits, zeros)
+    relu_logits = where(positive, logits, zeros)
+    neg_abs_logits = where(positive, -logits, logits)
+    return relu_logits - logits * labels + log1p(exp(neg_abs_logits))
 
 
 def l2_loss(t, name=None):

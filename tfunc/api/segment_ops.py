@@ -58,5 +58,7 @@ def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
         raise ValueError("unsorted_segment_mean of integer data needs inputs of known rank.")
     counts = reshape(counts, [-1] + [1] * (data.shape.rank - ids.shape.rank))
     return divide(sums, maximum(counts, 1))
+
+
 unsorted_segment_max = _unsorted_fn(_seg.unsorted_segment_max_op)
 unsorted_segment_min = _unsorted_fn(_seg.unsorted_segment_min_op)
