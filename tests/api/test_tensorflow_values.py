@@ -93,3 +93,13 @@ def test_sigmoid_cross_entropy_gradient_at_zero_logits():
         np.testing.assert_allclose(got, 1 / (1 + np.exp(-np.array([-2.0, 0.5, 3.0]))) - [0.0, 1.0, 0.3], rtol=1e-6)
     with pytest.raises(ValueError, match="same shape"):
         tf.nn.sigmoid_cross_entropy_with_logits(labels=tf.ones([4, 1]), logits=tf.ones([4, 5]))
+
+
+def test_cholesky_reads_only_the_lower_triangle():
+    for got in both(tf.linalg.cholesky, tf.constant([[4.0, 0.0], [2.0, 3.0]])):
+        np.testing.assert_allclose(got, [[2.0, 0.0], [1.0, np.sqrt(2.0)]], rtol=1e-6)
+    for got in both(tf.linalg.cholesky, tf.constant([[4.0, 100.0], [1.0, 4.0]])):  # the 100 is never read
+        np.testing.assert_allclose(got, [[2.0, 0.0], [0.5, np.sqrt(3.75)]], rtol=1e-6)
+    z = tf.constant([[4.0 + 0j, 99.0 + 9j], [1.0 - 1j, 3.0 + 0j]], tf.complex128)
+    lower = tf.linalg.cholesky(z).numpy()
+    np.testing.assert_allclose(lower @ lower.conj().T, [[4.0, 1.0 + 1j], [1.0 - 1j, 3.0]], atol=1e-12)

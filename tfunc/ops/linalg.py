@@ -277,19 +277,23 @@ matrix_determinant_op = register(
 
 @_linalg_error("cholesky", "Cholesky decomposition was not successful. The input might not be valid.")
 def _cholesky_impl(xp, x):
-    """The Cholesky factor of the symmetric (Hermitian) part ``(x + x^H) / 2``: equal to
-    LAPACK's lower-triangle reading for the symmetric inputs Cholesky is for, and a
-    differentiable function of every entry (the gradient is symmetric, as TensorFlow's)."""
-    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:  # a shape unknown while tracing: x + x^H would broadcast
+    """The Cholesky factor of the Hermitian matrix x's lower triangle stands for: as in
+    TensorFlow, the strictly upper triangle is never read (the gradient, in autodiff, is
+    symmetric as TensorFlow's)."""
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:  # a shape unknown while tracing
         raise InvalidArgumentError(f"cholesky: input must be square matrices, got shape {format_shape(x.shape)}.")
-    sym = (x + xp.conj(xp.swapaxes(x, -1, -2))) * x.real.dtype.type(0.5)
-    return xp.linalg.cholesky(sym)
+    return xp.linalg.cholesky(_hermitian_from_lower(xp, x))
+
+
+def _hermitian_from_lower(xp, x):
+    lower = xp.tril(x, -1)
+    diagonal = xp.tril(x) - lower
+    return lower + diagonal.real.astype(x.dtype) + xp.conj(xp.swapaxes(lower, -1, -2))
 
 
 def _cholesky_ref(x):
     wide = np.complex128 if x.dtype.kind == "c" else np.float64
-    m = x.astype(wide)
-    return np.linalg.cholesky((m + np.conj(np.swapaxes(m, -1, -2))) / 2).astype(x.dtype)
+    return np.linalg.cholesky(_hermitian_from_lower(np, x.astype(wide))).astype(x.dtype)
 
 
 cholesky_op = register(
