@@ -103,3 +103,11 @@ def test_cholesky_reads_only_the_lower_triangle():
     z = tf.constant([[4.0 + 0j, 99.0 + 9j], [1.0 - 1j, 3.0 + 0j]], tf.complex128)
     lower = tf.linalg.cholesky(z).numpy()
     np.testing.assert_allclose(lower @ lower.conj().T, [[4.0, 1.0 + 1j], [1.0 - 1j, 3.0]], atol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [tf.float64, tf.float16, tf.int32, tf.uint8])
+def test_bilinear_resize_returns_float32_nearest_keeps_the_dtype(dtype):
+    images = tf.cast(tf.reshape(tf.range(16), [1, 4, 4, 1]), dtype)
+    for f in (tf.image.resize, tf.function(tf.image.resize)):
+        assert f(images, [6, 6]).dtype == tf.float32
+        assert f(images, [6, 6], method="nearest").dtype == dtype

@@ -30,8 +30,8 @@ class ResizeMethod:
 def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=False, antialias=False, name=None):
     """Resizes 4-D ``[batch, h, w, c]`` or 3-D ``[h, w, c]`` images to ``size = [h, w]``.
 
-    'bilinear' returns float32 (as TensorFlow; float64 images stay float64), 'nearest' keeps the
-    images' dtype.  With ``preserve_aspect_ratio`` the result fits inside ``size``."""
+    'bilinear' returns float32 whatever the images' dtype (float64 included, as TensorFlow's),
+    'nearest' keeps the images' dtype.  With ``preserve_aspect_ratio`` the result fits inside ``size``."""
     key = str(method).lower()
     if key not in _METHODS:
         raise ValueError(
@@ -55,7 +55,7 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
         scale = min(h / ih, w / iw)
         h, w = round(ih * scale), round(iw * scale)  # half to even, as tf.round
     m = _METHODS[key]
-    if m == "bilinear" and x.dtype is not D.float64:
+    if m == "bilinear":
         x = cast(x, D.float32)
     out = call(resize_op, (x,), {"size": (int(h), int(w)), "method": m})
     return squeeze(out, axis=[0]) if rank == 3 else out
