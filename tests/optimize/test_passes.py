@@ -321,6 +321,26 @@ def test_a_scalar_times_a_matmul_scales_the_smaller_operand():
     np.testing.assert_allclose(got[0].numpy(), xs[0].T @ xs[1] * 0.1, rtol=1e-5, atol=1e-6)
 
 
+def test_half_float_products_are_not_rescaled():
+    """In float16 moving the scale changes where the product under/overflows: eager and traced
+    must agree (1e-5 * (a @ b) of loss-scale unscaling underflowed to 0 when traced)."""
+    a = tf.fill([8, 2], tf.constant(1000.0, tf.float16))
+    b = tf.fill([2, 4], tf.constant(1e-3, tf.float16))
+    big = tf.fill([4, 2], tf.constant(300.0, tf.float16))
+
+    def fn(a, b, big):
+        return 1e-5 * tf.matmul(a, b), 0.001 * tf.matmul(big, tf.transpose(big))
+
+    f = tf.function(fn, autograph=False)
+    g = f.get_concrete_function(a, b, big).optimized_graph
+    assert not [n for n in g.nodes() if n.name.endswith("/scaled")]
+    with np.errstate(over="ignore"):  # 300 * 300 overflows float16 on purpose
+        traced, eager = f(a, b, big), fn(a, b, big)
+    for got, want in zip(traced, eager):
+        np.testing.assert_array_equal(got.numpy(), want.numpy())
+    assert np.all(traced[0].numpy() > 0) and np.all(np.isinf(traced[1].numpy()))
+
+
 def test_output_identities_are_forwarded_before_the_cleanup_rounds(monkeypatch):
     @tf.function
     def chain(x):

@@ -102,6 +102,10 @@ def _scale_smaller_operand(graph, node):
             continue
         if graph.spec(c_ref).dtype is not m.outputs[0].dtype or not _same_spec(graph, node, m_ref):
             continue
+        if m.outputs[0].dtype._np.itemsize < 4:
+            # float16/bfloat16: scaling an operand first moves where the product overflows or
+            # underflows within their narrow range (1e-5 * (a @ b) of loss scaling gave 0)
+            continue
         if len(graph.uses(m_ref)) != 1 or m_ref in graph.output_refs():
             continue
         sizes = [num_elements(graph.spec(r).shape) for r in m.inputs]
