@@ -52,3 +52,16 @@ def test_fill_rejects_negative_run_time_dims():
     f = tf.function(lambda d: tf.fill(d, 1.0), input_signature=[tf.TensorSpec([2], tf.int32)])
     with pytest.raises(tf.errors.InvalidArgumentError, match="non-negative"):
         f(tf.constant([2, -1]))
+
+
+def test_zeros_ones_and_fill_with_run_time_dims_keep_the_known_ones():
+    @tf.function(input_signature=[tf.TensorSpec([None, 3])])
+    def f(x):
+        n = tf.shape(x)[0]
+        return tf.zeros([n, 4]), tf.ones(tf.shape(x), tf.int32), tf.fill([n, 5], 2.0), tf.zeros_like(x)
+
+    outs = f.get_concrete_function().structured_outputs
+    assert [o.shape.as_list() for o in outs] == [[None, 4], [None, 3], [None, 5], [None, 3]]
+    got = f(tf.ones([2, 3]))
+    assert [g.shape.as_list() for g in got] == [[2, 4], [2, 3], [2, 5], [2, 3]]
+    assert got[1].dtype == tf.int32 and got[1].numpy().sum() == 6 and got[2].numpy().sum() == 20

@@ -38,7 +38,7 @@ from ..ops.array import (
     unstack_op,
 )
 from ..ops.infer import normalize_axis
-from ..tracing.symbolic import constant_value
+from ..tracing.symbolic import SymbolicTensor, constant_value
 from . import math_ops, reduction_ops
 
 
@@ -65,6 +65,28 @@ def _static_ints(v, what: str):
             d = int(known)
         out.append(-1 if d is None else int(d))
     return out
+
+
+def _partial_dims(v):
+    """What is known while tracing of a shape argument: a tuple with None for each dimension
+    known only at run time (``[tf.shape(x)[0], 5]`` -> ``(None, 5)``, ``tf.shape(x)`` -> x's
+    static shape), or None if not even the rank is known."""
+    known = _static_ints(v, "shape")
+    if known is not None:
+        return tuple(None if d < 0 else d for d in known)
+    if isinstance(v, (list, tuple)):
+        out = []
+        for d in v:
+            value = constant_value(d) if isinstance(d, Tensor) else d
+            out.append(None if value is None or int(value) < 0 else int(value))
+        return tuple(out)
+    if isinstance(v, SymbolicTensor):
+        node = v.graph.ir.node(v.node)
+        if node.op == "shape":
+            return v.graph.ir.spec(node.inputs[0]).shape
+        if v.shape.rank == 1 and v.shape[0] is not None:
+            return (None,) * v.shape[0]
+    return None
 
 
 def _required_static_ints(v, what: str, op: str) -> list:

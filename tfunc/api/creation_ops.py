@@ -19,7 +19,8 @@ from ..eager.dispatch import call
 from ..eager.tensor import EagerTensor, Tensor
 from ..ops.creation import eye_op, fill_op, fill_value_op, ones_like_op, range_op, zeros_like_op
 from . import math_ops
-from .array_ops import _static_ints
+from .array_ops import _partial_dims, _static_ints
+from .array_ops import shape as shape_of
 
 
 def _shape_attr(shape):
@@ -51,24 +52,35 @@ def fill(dims, value, name=None):
         dims_t = convert_to_tensor(dims)
         if not dims_t.dtype.is_integer:
             raise TypeError(f"fill: dims must be int32 or int64, got {dims_t.dtype.name}.")
-        shape = None
+        shape = _partial_dims(dims)
     return call(fill_value_op, (dims_t, v), {"shape": shape})
 
 
-def zeros(shape, dtype=D.float32, name=None):
+def _filled(shape, value, dtype):
+    """``zeros``/``ones``: a fill node with a static shape, else (a shape known only at run
+    time, ``[tf.shape(x)[0], 5]``) a fill whose dims are a graph input."""
     dt = D.as_dtype(dtype)
-    return call(fill_op, (), {"shape": _shape_attr(shape), "value": b"" if dt.is_string else 0, "dtype": dt})
+    if _static_ints(shape, "shape") is None:
+        return fill(shape, constant(value, dt))
+    return call(fill_op, (), {"shape": _shape_attr(shape), "value": value, "dtype": dt})
+
+
+def zeros(shape, dtype=D.float32, name=None):
+    return _filled(shape, b"" if D.as_dtype(dtype).is_string else 0, dtype)
 
 
 def ones(shape, dtype=D.float32, name=None):
-    dt = D.as_dtype(dtype)
-    return call(fill_op, (), {"shape": _shape_attr(shape), "value": 1, "dtype": dt})
+    return _filled(shape, 1, dtype)
 
 
 def _like(op, fill_value):
     def fn(input, dtype=None, name=None):
         x = convert_to_tensor(input)
         dt = None if dtype is None else D.as_dtype(dtype)
+        if (dt or x.dtype).is_string:  # TensorFlow: zeros_like of strings is b"", ones_like an error
+            if fill_value:
+                raise TypeError(f"{op.name}: a string tensor has no value one.")
+            return fill(shape_of(x), constant(b""))
         dims = x.shape._dims
         if dims is not None and None not in dims:  # static shape: a plain fill
             return call(fill_op, (), {"shape": dims, "value": fill_value, "dtype": dt or x.dtype})

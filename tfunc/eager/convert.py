@@ -29,10 +29,16 @@ _PY_SCALARS = (bool, int, float, str, bytes)
 def _strings(value):
     def enc(x):
         if isinstance(x, str):
-            return x.encode("utf-8")
-        if isinstance(x, (bytes, np.bytes_)):
-            return bytes(x)
-        raise TypeError(f"Cannot put {x!r} ({type(x).__name__}) in a string tensor.")
+            x = x.encode("utf-8")
+        elif isinstance(x, (bytes, np.bytes_)):
+            x = bytes(x)
+        else:
+            raise TypeError(f"Cannot put {x!r} ({type(x).__name__}) in a string tensor.")
+        if x.endswith(b"\0"):
+            # NumPy's fixed-width bytes, which hold tfunc's strings, drop trailing NULs: an
+            # error rather than a silently shortened value
+            raise ValueError(f"tfunc string tensors cannot hold a value ending in a NUL byte, got {x!r}.")
+        return x
 
     if isinstance(value, (list, tuple)):
         return np.array(_map_nested(value, enc), dtype=np.bytes_)

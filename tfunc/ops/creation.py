@@ -23,8 +23,9 @@ fill_op = register(
         name="fill",
         kind="source",
         infer=_fill_infer,
-        impl=lambda xp, shape, value, dtype: xp.full(shape, value, dtype=dtype._np),
-        ref=lambda shape, value, dtype: np.full(shape, value, dtype=dtype._np),
+        # a string's width comes from the value (dtype('S') would cut "ab" to b"a")
+        impl=lambda xp, shape, value, dtype: xp.full(shape, value, dtype=None if dtype.is_string else dtype._np),
+        ref=lambda shape, value, dtype: np.full(shape, value, dtype=None if dtype.is_string else dtype._np),
         samples=lambda rng: [
             S.Sample((), {"shape": (2, 3), "value": 1.5, "dtype": D.float32}),
             S.Sample((), {"shape": (), "value": 7, "dtype": D.int32}),

@@ -66,10 +66,15 @@ def _pad_infer(specs, attrs):
     return (Spec(tuple(out), x.dtype),)
 
 
+def _wider_string(a, b):
+    """``a``, or for two string (bytes) dtypes the wider one, so no value is cut short."""
+    return b if a.kind == "S" and b.kind == "S" and b.itemsize > a.itemsize else a
+
+
 def _pad_impl(xp, x, c, paddings, mode):
     if mode == "CONSTANT":
         shape = tuple(d + a + b for d, (a, b) in zip(x.shape, paddings))
-        out = xp.empty(shape, x.dtype)
+        out = xp.empty(shape, _wider_string(x.dtype, c.dtype))
         out[...] = c  # a device scalar: no host read
         out[tuple(slice(a, a + d) for d, (a, _) in zip(x.shape, paddings))] = x
         return out
@@ -412,7 +417,7 @@ def _tensor_scatter_infer(name):
 
 def _tensor_scatter_update_impl(xp, tensor, indices, updates):
     _check_updates_now("tensor_scatter_nd_update", indices, updates, tensor.shape)
-    out = tensor.copy()
+    out = tensor.astype(_wider_string(tensor.dtype, updates.dtype))  # a copy
     out[nd_index(xp, indices, tensor.shape, 0, "tensor_scatter_nd_update")] = updates
     return out
 
