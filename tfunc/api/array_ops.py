@@ -208,15 +208,27 @@ def squeeze(input, axis=None, name=None):
     x = convert_to_tensor(input)
     rank = x.shape.rank
     if axis is not None:
-        axis = [axis] if isinstance(axis, int) else list(axis)
-        axis = tuple(sorted(normalize_axis(a, rank, "squeeze") for a in axis)) if rank is not None else tuple(axis)
+        axis = _axis_list(axis, "squeeze")
+        # repeated axes are one axis, as in TensorFlow
+        axis = tuple(sorted({normalize_axis(a, rank, "squeeze") for a in axis})) if rank is not None else tuple(axis)
     return call(squeeze_op, (x,), {"axis": axis})
+
+
+def _axis_list(axis, op: str) -> list:
+    """``axis`` (an int, NumPy integer, list, tuple or tensor of them) as a list of ints."""
+    known = _static_ints(axis, "axis")
+    if known is None:
+        raise TypeError(f"{op}: axis must be known while tracing, got {axis!r}.")
+    return known
 
 
 def expand_dims(input, axis, name=None):
     x = convert_to_tensor(input)
     rank = x.shape.rank
-    axis = int(axis)
+    axes = _axis_list(axis, "expand_dims")
+    if len(axes) != 1:
+        raise InvalidArgumentError(f"expand_dims: axis must be a single integer, got {axis!r}.")
+    axis = axes[0]
     if rank is not None:
         if not -rank - 1 <= axis <= rank:
             raise InvalidArgumentError(f"expand_dims: axis {axis} out of range for rank {rank}.")
@@ -249,19 +261,34 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    """TensorFlow's one_hot: the dtype is ``dtype``, else that of ``on_value`` or ``off_value``
+    as given (a Python 5 is int32, True is bool), else float32; given values must agree."""
     i = convert_to_tensor(indices)
-    if dtype is None:
-        dtype = (
-            on_value.dtype
-            if isinstance(on_value, Tensor)
-            else off_value.dtype
-            if isinstance(off_value, Tensor)
-            else D.float32
+    dt = None if dtype is None else D.as_dtype(dtype)
+    given = {}
+    for what, v in (("on_value", on_value), ("off_value", off_value)):
+        if v is not None:
+            given[what] = v if isinstance(v, Tensor) else convert_to_tensor(v, dtype_hint=dt)
+    for what, t in given.items():
+        if dt is not None and t.dtype is not dt:
+            raise TypeError(f"one_hot: dtype {t.dtype.name} of {what} does not match dtype parameter {dt.name}.")
+    if len(given) == 2 and given["on_value"].dtype is not given["off_value"].dtype:
+        raise TypeError(
+            f"one_hot: dtype {given['on_value'].dtype.name} of on_value does not match dtype "
+            f"{given['off_value'].dtype.name} of off_value."
         )
-    dt = D.as_dtype(dtype)
-    on = convert_to_tensor(1 if on_value is None else on_value, dtype=dt)
-    off = convert_to_tensor(0 if off_value is None else off_value, dtype=dt)
-    return call(one_hot_op, (i, on, off), {"depth": int(depth), "axis": -1 if axis is None else int(axis)})
+    if dt is None:
+        dt = next(iter(given.values())).dtype if given else D.float32
+    on = given["on_value"] if "on_value" in given else convert_to_tensor(True if dt.is_bool else 1, dtype=dt)
+    off = given["off_value"] if "off_value" in given else convert_to_tensor(False if dt.is_bool else 0, dtype=dt)
+    depth = int(depth)
+    if depth < 0:
+        raise InvalidArgumentError(f"one_hot: depth must be non-negative, got {depth}.")
+    ax = -1 if axis is None else int(axis)
+    rank = i.shape.rank
+    if ax < -1 or (rank is not None and ax > rank):
+        raise InvalidArgumentError(f"one_hot: axis must be -1 or between 0 and {rank}, got {ax}.")
+    return call(one_hot_op, (i, on, off), {"depth": depth, "axis": ax})
 
 
 # --- shape / size / rank ------------------------------------------------------------

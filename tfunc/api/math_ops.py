@@ -120,6 +120,8 @@ def where(condition, x=None, y=None, name=None):
     ``where(c)`` gives the coordinates of the true elements, shape ``(n, rank)``."""
     c = convert_to_tensor(condition)
     if x is None and y is None:
+        if not c.dtype.is_bool:  # as TensorFlow: the coordinates of the non-zero elements
+            c = not_equal(c, convert_to_tensor(b"" if c.dtype.is_string else 0, c.dtype))
         return call(M.where_indices_op, (c,))
     if x is None or y is None:
         raise ValueError("where() needs both x and y, or neither.")

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.errors import InvalidArgumentError
 from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import call
 from ..eager.tensor import EagerTensor, Tensor
 from ..ops.slicing import VALID_INDICES, strided_slice_op
+from ..tracing.symbolic import constant_value
+from . import math_ops
 
 
 def parse_key(key):
@@ -66,5 +69,51 @@ def strided_slice(input_, begin, end, strides=None, name=None):
 
 
 def slice_(input_, begin, size, name=None):
-    """``tf.slice``: ``size[i] == -1`` takes everything after ``begin[i]``."""
-    return getitem(input_, tuple(slice(b, None if s == -1 else b + s) for b, s in zip(begin, size)))
+    """``tf.slice``: ``size[i]`` elements from ``begin[i]`` on each axis, ``-1`` for all the rest.
+
+    Values known while tracing are checked as TensorFlow checks them (a begin outside
+    [0, dim] or a size past the end is an error, not a clipped slice); run-time values are
+    taken as given."""
+    x = convert_to_tensor(input_)
+    b_known, s_known = _known_ints(begin), _known_ints(size)
+    if b_known is not None and s_known is not None:
+        rank = x.shape.rank
+        if len(b_known) != len(s_known) or (rank is not None and len(b_known) != rank):
+            raise InvalidArgumentError(
+                f"slice: begin and size must have one entry per dimension of the input (rank {rank}), "
+                f"got {len(b_known)} and {len(s_known)}."
+            )
+        for i, (b, n) in enumerate(zip(b_known, s_known)):
+            dim = None if rank is None else x.shape[i]
+            if b < 0 or (dim is not None and b > dim):
+                raise InvalidArgumentError(f"slice: expected begin[{i}] in [0, {dim}], but got {b}.")
+            if n < -1 or (dim is not None and n != -1 and b + n > dim):
+                raise InvalidArgumentError(
+                    f"slice: expected size[{i}] in [0, {dim - b if dim is not None else '?'}], but got {n}."
+                )
+        return getitem(x, tuple(slice(b, None if n == -1 else b + n) for b, n in zip(b_known, s_known)))
+    begin_t, size_t = convert_to_tensor(begin), convert_to_tensor(size)
+    count = begin_t.shape[0] if begin_t.shape.rank == 1 else None
+    if count is None:
+        raise ValueError("slice: begin must be a vector of known length.")
+    keys = []
+    for i in range(count):
+        b, n = begin_t[i], size_t[i]
+        keys.append(slice(b, math_ops.where(math_ops.less(n, 0), math_ops.cast(2**31 - 1, n.dtype), b + n)))
+    return getitem(x, tuple(keys))
+
+
+def _known_ints(v):
+    """``v`` as a list of ints if it is known while tracing, else None."""
+    if isinstance(v, Tensor):
+        known = constant_value(v)
+        return None if known is None else [int(d) for d in np.atleast_1d(known)]
+    out = []
+    for d in v:
+        if isinstance(d, Tensor):
+            known = constant_value(d)
+            if known is None:
+                return None
+            d = known
+        out.append(int(d))
+    return out

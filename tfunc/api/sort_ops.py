@@ -4,6 +4,8 @@ The ops are defined in :mod:`tfunc.ops.sorting`, their gradients in
 
 from __future__ import annotations
 
+import collections
+
 from ..core import dtypes as D
 from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import call
@@ -40,10 +42,14 @@ def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
     )
 
 
+TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])  # TensorFlow's result type
+
+
 def top_k(input, k=1, sorted=True, index_type=D.int32, name=None):
     """``(values, indices)`` of the ``k`` largest entries of each last-axis row, largest first;
     among equal values the lower index comes first."""
     x = convert_to_tensor(input)
     if hasattr(k, "numpy"):
         k = k.numpy()
-    return call(top_k_op, (x,), {"k": int(k), "sorted": bool(sorted), "index_type": D.as_dtype(index_type)})
+    values, indices = call(top_k_op, (x,), {"k": int(k), "sorted": bool(sorted), "index_type": D.as_dtype(index_type)})
+    return TopKV2(values, indices)

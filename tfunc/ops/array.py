@@ -34,9 +34,14 @@ def _resolve_reshape(in_shape, target, op="reshape"):
     if -1 in target:
         if n_in is None:
             return tuple(None if d == -1 else d for d in target)
-        if known == 0 or n_in % known:
-            if known == 0 and n_in == 0:
-                return tuple(0 if d == -1 else d for d in target)
+        if 0 in target:
+            # TensorFlow's rule when the requested shape has a 0: the -1 takes the product of
+            # the input's non-zero dimensions over that of the requested ones ((0, 3) reshaped
+            # to [0, -1] is (0, 3), to [-1, 0] is (3, 0))
+            n_nonzero = num_elements(tuple(d for d in in_shape if d != 0))
+            k_nonzero = num_elements(tuple(d for d in target if d not in (0, -1)))
+            return tuple(n_nonzero // k_nonzero if d == -1 else d for d in target)
+        if n_in % known:
             raise InvalidArgumentError(
                 f"Input to {op} is a tensor with {n_in} values, but the requested shape "
                 f"{list(target)} is not divisible into it."
@@ -73,8 +78,9 @@ reshape_op = register(
         view=True,
         kind="shape",
         infer=_reshape_infer,
-        impl=lambda xp, x, shape: xp.reshape(x, shape),
-        ref=lambda x, shape: np.reshape(x, shape),
+        # an empty x: NumPy cannot place a -1 in a shape with a 0 (TensorFlow's rule above can)
+        impl=lambda xp, x, shape: xp.reshape(x, shape if x.size else _resolve_reshape(x.shape, list(shape))),
+        ref=lambda x, shape: np.reshape(x, _resolve_reshape(x.shape, list(shape))),
         samples=_reshape_samples,
     )
 )
@@ -93,8 +99,8 @@ dynamic_reshape_op = register(
         name="dynamic_reshape",
         kind="shape",
         infer=_dyn_reshape_infer,
-        impl=lambda xp, x, shape: xp.reshape(x, tuple(int(d) for d in shape.tolist())),
-        ref=lambda x, shape: np.reshape(x, tuple(shape.tolist())),
+        impl=lambda xp, x, shape: xp.reshape(x, _resolve_reshape(x.shape, [int(d) for d in shape.tolist()])),
+        ref=lambda x, shape: np.reshape(x, _resolve_reshape(x.shape, shape.tolist())),
         samples=lambda rng: [S.Sample((S.draw(rng, (2, 6), D.float32), np.array([3, -1], np.int32)))],
     )
 )
@@ -430,7 +436,7 @@ tile_op = register(
 
 def _gather_infer(specs, attrs):
     p, i = specs
-    check_dtype("gather", i, {D.int32, D.int64}, "indices")
+    check_dtype("gather", i, {D.int16, D.int32, D.int64}, "indices")
     axis = attrs["axis"]
     if p.shape is None or i.shape is None:
         return (Spec(None, p.dtype),)

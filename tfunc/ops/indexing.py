@@ -246,6 +246,10 @@ def _gather_nd_infer(specs, attrs):
 
 
 def _gather_nd_impl(xp, params, indices, batch_dims):
+    if indices.shape[-1] == 0:  # every index selects all of params (past the batch axes)
+        lead = indices.ndim - 1 - batch_dims
+        p = params.reshape(params.shape[:batch_dims] + (1,) * lead + params.shape[batch_dims:])
+        return xp.broadcast_to(p, indices.shape[:-1] + params.shape[batch_dims:]).copy()
     return params[nd_index(xp, indices, params.shape, batch_dims, "gather_nd")]
 
 
@@ -267,6 +271,8 @@ def _gather_nd_samples(rng):
         S.Sample((p, np.array([[1], [0], [2], [2]], np.int32)), {"batch_dims": 1}, "batch_dims"),
         S.Sample((S.draw(rng, (5,), D.int32), np.zeros((0, 1), np.int32)), {"batch_dims": 0}, "empty"),
         S.Sample((S.draw(rng, (3, 3), D.float64), np.array([2, 0], np.int32)), {"batch_dims": 0}, "one index"),
+        S.Sample((p, np.zeros((2, 0), np.int32)), {"batch_dims": 0}, "index depth 0"),
+        S.Sample((p, np.zeros((4, 3, 0), np.int64)), {"batch_dims": 1}, "index depth 0, batch_dims"),
     ]
 
 
@@ -290,6 +296,9 @@ def _gather_nd_grad_infer(specs, attrs):
 
 def _gather_nd_grad_impl(xp, dy, indices, params, batch_dims):
     """dy added into zeros shaped like ``params`` at the gathered places (repeats add up)."""
+    if indices.shape[-1] == 0:  # each index gathered all of params: sum dy over the index axes
+        lead = tuple(range(batch_dims, indices.ndim - 1))
+        return xp.sum(dy, axis=lead, dtype=dy.dtype).reshape(params.shape) if lead else dy.copy()
     out = xp.zeros(params.shape, dy.dtype)
     scatter_add(xp, out, nd_index(xp, indices, params.shape, batch_dims, "gather_nd"), dy)
     return out

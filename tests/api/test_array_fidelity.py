@@ -1,0 +1,95 @@
+"""Array ops against TensorFlow 2.21's results and errors: one_hot's dtype rules, reshape
+of empty tensors, top_k's named result, the axis forms squeeze/expand_dims accept, where
+with a numeric condition, int16 gather indices and tf.slice's bounds.  Eager and traced."""
+
+import numpy as np
+import pytest
+
+import tfunc as tf
+
+
+def both(fn, *args):
+    return [fn(*args), tf.function(fn)(*args)]
+
+
+def test_one_hot_takes_its_dtype_from_python_on_off_values():
+    for r in both(lambda: tf.one_hot([0, -1, 7], 3, on_value=5, off_value=-1)):
+        assert r.dtype == tf.int32 and r.numpy().tolist() == [[5, -1, -1], [-1, -1, -1], [-1, -1, -1]]
+    for r in both(lambda: tf.one_hot([0, 2], 3, on_value=True, off_value=False)):
+        assert r.dtype == tf.bool and r.numpy().tolist() == [[True, False, False], [False, False, True]]
+    assert tf.one_hot([1], 2).dtype == tf.float32 and tf.one_hot([1], 2, dtype=tf.int64).dtype == tf.int64
+    assert tf.one_hot([1], 2, off_value=-1).numpy().tolist() == [[-1, 1]]
+
+
+def test_one_hot_errors():
+    with pytest.raises(TypeError, match="does not match"):
+        tf.one_hot([0], 3, on_value=1.0, off_value=0)
+    with pytest.raises(TypeError, match="dtype parameter"):
+        tf.one_hot([0], 3, on_value=tf.constant(1.0), dtype=tf.int32)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="axis"):
+        tf.one_hot([0], 3, axis=-2)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="depth"):
+        tf.one_hot([0], -1)
+
+
+@pytest.mark.parametrize(
+    "target, expected", [([0, -1], [0, 3]), ([-1, 0], [3, 0]), ([-1, 3], [0, 3]), ([2, 0, -1], [2, 0, 1])]
+)
+def test_reshape_of_an_empty_tensor_places_the_minus_one_as_tensorflow(target, expected):
+    z = tf.zeros([0, 3])
+    for r in both(lambda x: tf.reshape(x, target), z):
+        assert r.shape.as_list() == expected
+    traced = tf.function(lambda x: tf.shape(tf.reshape(x, target)))(z)
+    assert traced.numpy().tolist() == expected
+    dynamic = tf.function(lambda x, s: tf.reshape(x, s))(z, tf.constant(target))
+    assert dynamic.shape.as_list() == expected
+
+
+def test_gather_nd_with_index_depth_zero_takes_everything():
+    x = tf.reshape(tf.range(24.0), [2, 3, 4])
+    for r in both(lambda p: tf.gather_nd(p, tf.zeros([2, 0], tf.int32)), x):
+        assert r.shape == (2, 2, 3, 4) and np.array_equal(r.numpy()[1], x.numpy())
+    for r in both(lambda p: tf.gather_nd(p, tf.zeros([2, 3, 0], tf.int32), batch_dims=1), x):
+        assert r.shape == (2, 3, 3, 4) and np.array_equal(r.numpy()[1, 2], x.numpy()[1])
+
+
+def test_top_k_result_has_values_and_indices():
+    for r in both(lambda t: tf.math.top_k(t, 2), tf.constant([1.0, 3.0, 2.0])):
+        assert r.values.numpy().tolist() == [3.0, 2.0] and r.indices.numpy().tolist() == [1, 2]
+        values, indices = r
+        assert values is r.values and indices is r.indices
+
+
+def test_axis_forms_and_numeric_where_condition():
+    x = tf.ones([1, 3, 1])
+    assert tf.squeeze(x, np.int64(0)).shape == (3, 1)
+    assert tf.squeeze(x, [0, 0]).shape == (3, 1)  # a repeated axis is one axis
+    assert tf.squeeze(x, tf.constant([2])).shape == (1, 3)
+    assert tf.expand_dims(tf.ones([2]), [1]).shape == (2, 1)
+    assert tf.expand_dims(tf.ones([2]), tf.constant(0)).shape == (1, 2)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="single"):
+        tf.expand_dims(tf.ones([2]), [0, 1])
+    for r in both(tf.where, tf.constant([0.0, 2.0, 0.0, -1.0])):
+        assert r.numpy().tolist() == [[1], [3]]
+    for r in both(tf.gather, tf.constant([1.0, 2.0, 3.0]), tf.constant([2, 0], tf.int16)):
+        assert r.numpy().tolist() == [3.0, 1.0]
+
+
+def test_slice_checks_its_bounds():
+    x = tf.reshape(tf.range(12), [3, 4])
+    for r in both(lambda t: tf.slice(t, [1, 0], [2, -1]), x):
+        assert r.numpy().tolist() == [[4, 5, 6, 7], [8, 9, 10, 11]]
+    for begin, size, what in [
+        ([0, 0], [4, 1], "size"),
+        ([-1, 0], [1, 1], "begin"),
+        ([4, 0], [0, 1], "begin"),
+        ([0, 0], [-2, 1], "size"),
+        ([0], [1], "one entry per dimension"),
+    ]:
+        with pytest.raises(tf.errors.InvalidArgumentError, match=what):
+            tf.slice(x, begin, size)
+    sig = [tf.TensorSpec([None, 4], tf.int32), tf.TensorSpec([2], tf.int32), tf.TensorSpec([2], tf.int32)]
+    f = tf.function(lambda t, b, s: tf.slice(t, b, s), input_signature=sig)
+    assert f(x, tf.constant([1, 1]), tf.constant([-1, 2])).numpy().tolist() == [[5, 6], [9, 10]]
+    g = tf.function(lambda t: tf.slice(t, [1, 0], [tf.shape(t)[0] - 1, -1]), input_signature=sig[:1])
+    assert g(x).numpy().tolist() == [[4, 5, 6, 7], [8, 9, 10, 11]]
