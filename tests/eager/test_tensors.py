@@ -56,7 +56,25 @@ def test_binary_ops_never_mix_dtypes():
         tf.constant(1) + tf.constant(1.0)
     # the same error is a TypeError too (what graph-mode TensorFlow raises)
     with pytest.raises(TypeError, match="float64"):
-        tf.constant([1.0]) * np.array([2.0])
+        tf.constant([1.0]) * tf.constant([2.0], tf.float64)
+
+
+def test_numpy_operands_are_cast_to_the_tensor_dtype():
+    """As TensorFlow 2.21's operators: a NumPy array or scalar is converted with astype."""
+    f, i = tf.constant([1.0, 2.0, 3.0]), tf.constant([1, 2, 3])
+    for got, dtype, values in [
+        (f * np.ones(3), tf.float32, [1.0, 2.0, 3.0]),
+        (np.ones(3) * f, tf.float32, [1.0, 2.0, 3.0]),
+        (f + np.arange(3), tf.float32, [1.0, 3.0, 5.0]),
+        (i + np.int64(2), tf.int32, [3, 4, 5]),
+        (i * np.array([1.5, 1.0, 1.0]), tf.int32, [1, 2, 3]),
+        (f + np.array([True, False, True]), tf.float32, [2.0, 2.0, 4.0]),
+        (tf.maximum(f, np.float64(2.5)), tf.float32, [2.5, 2.5, 3.0]),
+        (tf.function(lambda x: x * np.full(3, 2.0))(f), tf.float32, [2.0, 4.0, 6.0]),
+    ]:
+        assert got.dtype is dtype and got.numpy().tolist() == values
+    z = tf.constant([1 + 1j], tf.complex64) * 1j
+    assert z.dtype is tf.complex64 and z.numpy().tolist() == [-1 + 1j]
 
 
 def test_python_scalars_adopt_the_tensor_dtype():

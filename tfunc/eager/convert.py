@@ -236,6 +236,14 @@ def as_python_operand(value, like: Tensor):
     as_tensor = getattr(value, "_as_tensor", None)
     if as_tensor is not None:
         return as_tensor()
+    if isinstance(value, (np.ndarray, np.generic)) and value.dtype.kind in "biufc" and not like.dtype.is_string:
+        if value.dtype.kind == "b" or not like.dtype.is_bool:
+            # NumPy operands are cast to the tensor's dtype, as TensorFlow's operators do
+            # (``f32 * np.ones(3)`` is float32; ``i32 * np.array([1.5])`` truncates)
+            with np.errstate(all="ignore"):
+                return constant(np.asarray(value).astype(like.dtype._np), like.dtype)
+    if value.__class__ is complex and like.dtype.is_complex:
+        return constant(value, like.dtype)
     if _is_python_value(value) and not (isinstance(value, (str, bytes)) and not like.dtype.is_string):
         return constant(value, like.dtype)
     return constant(value)
