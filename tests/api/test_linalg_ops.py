@@ -171,3 +171,11 @@ def test_linalg_inside_a_function_with_gradients():
     inv = np.linalg.inv(a.numpy())
     expected = np.linalg.det(a.numpy()) * inv.T - inv.T @ np.ones((3, 3)) @ inv.T
     np.testing.assert_allclose(f(a).numpy(), expected, rtol=1e-10)
+
+
+def test_einsum_refuses_mismatched_labels_known_only_at_run_time():
+    sig = [tf.TensorSpec([None, None, None])] * 2
+    f = tf.function(lambda a, b: tf.einsum("bij,bjk->bik", a, b), input_signature=sig)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="subscript 'b'"):
+        f(tf.ones([1, 3, 4]), tf.ones([3, 4, 5]))  # NumPy would broadcast the 1 to (3, 3, 5)
+    assert f(tf.ones([3, 3, 4]), tf.ones([3, 4, 5])).shape == (3, 3, 5)
