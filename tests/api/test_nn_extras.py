@@ -50,3 +50,22 @@ def test_moments_and_batch_normalization():
     )
     half_mean, half_var = tf.nn.moments(tf.constant(x, tf.float16), axes=[0, 1])
     assert half_mean.dtype is tf.float16 and half_var.dtype is tf.float16
+
+
+def test_conv2d_transpose_output_shape_with_a_run_time_batch_size():
+    x, w = tf.random.normal([2, 3, 3, 2], seed=1), tf.random.normal([3, 3, 4, 2], seed=2)
+    expected = tf.nn.conv2d_transpose(x, w, [2, 6, 6, 4], 2, "SAME").numpy()
+
+    def up(x, w):
+        return tf.nn.conv2d_transpose(x, w, tf.stack([tf.shape(x)[0], 6, 6, 4]), 2, "SAME")
+
+    f = tf.function(up, input_signature=[tf.TensorSpec([None, 3, 3, 2]), tf.TensorSpec([3, 3, 4, 2])])
+    assert f.get_concrete_function().structured_outputs.shape.as_list() == [None, 6, 6, 4]
+    np.testing.assert_allclose(f(x, w).numpy(), expected, rtol=1e-6)
+
+    def up_h(x, w):
+        return tf.nn.conv2d_transpose(x, w, tf.stack([2, tf.shape(x)[1] * 2, 6, 4]), 2)
+
+    np.testing.assert_allclose(tf.function(up_h)(x, w).numpy(), expected, rtol=1e-6)  # 3 * 2 known
+    with pytest.raises(ValueError, match="height, width and channels"):
+        tf.function(up_h).get_concrete_function(tf.TensorSpec([2, None, 3, 2]), tf.TensorSpec([3, 3, 4, 2]))

@@ -38,7 +38,7 @@ from ..ops.array import (
     unstack_op,
 )
 from ..ops.infer import normalize_axis
-from ..tracing.symbolic import SymbolicTensor, constant_value
+from ..tracing.symbolic import SymbolicTensor, constant_value, constant_value_as_shape
 from . import math_ops, reduction_ops
 
 
@@ -81,11 +81,7 @@ def _partial_dims(v):
             out.append(None if value is None or int(value) < 0 else int(value))
         return tuple(out)
     if isinstance(v, SymbolicTensor):
-        node = v.graph.ir.node(v.node)
-        if node.op == "shape":
-            return v.graph.ir.spec(node.inputs[0]).shape
-        if v.shape.rank == 1 and v.shape[0] is not None:
-            return (None,) * v.shape[0]
+        return constant_value_as_shape(v)
     return None
 
 

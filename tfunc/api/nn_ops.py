@@ -16,7 +16,7 @@ from ..eager.dispatch import call
 from ..ops.conv_variants import conv2d_transpose_op, depthwise_conv2d_op
 from ..ops.infer import normalize_axis
 from ..ops.nn import bias_add_op, conv2d_op, log_softmax_op, matmul_op, softmax_op, sparse_softmax_cross_entropy_op
-from .array_ops import shape, squeeze, stop_gradient
+from .array_ops import _partial_dims, shape, squeeze, stop_gradient
 from .creation_ops import zeros_like
 from .math_ops import cast, conj, exp, greater_equal, log1p, not_equal, rsqrt, squared_difference, where
 from .reduction_ops import reduce_mean, reduce_sum
@@ -234,11 +234,16 @@ def conv2d_transpose(
     if data_format not in (None, "NHWC"):
         raise ValueError(f"conv2d_transpose supports data_format='NHWC' only, got {data_format!r}.")
     x, f = convert_to_tensor(input), convert_to_tensor(filters)
-    shape = output_shape.numpy().tolist() if hasattr(output_shape, "numpy") else list(output_shape)
+    shape = _partial_dims(output_shape)  # a batch size known only at run time stays None
     attrs = _conv_variant_attrs(strides, padding, dilations)
-    attrs["output_shape"] = tuple(int(d) for d in shape)
-    if len(attrs["output_shape"]) != 4:
+    if shape is None or len(shape) != 4:
         raise ValueError(f"conv2d_transpose: output_shape must have 4 entries (NHWC), got {output_shape!r}.")
+    if None in shape[1:]:
+        raise ValueError(
+            "conv2d_transpose: the height, width and channels of output_shape must be known while "
+            f"tracing (only the batch size may be a run-time value), got {output_shape!r}."
+        )
+    attrs["output_shape"] = shape
     return call(conv2d_transpose_op, (x, f), attrs)
 
 

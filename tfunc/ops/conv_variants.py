@@ -198,6 +198,8 @@ def _tr_infer(specs, attrs):
 
 
 def _tr_impl(xp, value, f, output_shape, strides, padding, dilations):
+    if output_shape[0] is None:  # the batch size of a run-time output_shape: the input's
+        output_shape = (value.shape[0],) + tuple(output_shape[1:])
     return conv.conv2d_backprop_input(xp, value, f, output_shape, strides, padding, dilations)
 
 

@@ -115,4 +115,28 @@ def constant_value(t):
     return None if value is UNKNOWN else np.array(value, copy=True)  # never the graph's own constant
 
 
+def constant_value_as_shape(t):
+    """What is known while tracing of the shape vector ``t`` (``tf.get_static_value`` per
+    element, as TensorFlow's ``constant_value_as_shape``): a tuple with None for each
+    dimension known only at run time, or None if not even its length is known."""
+    value = constant_value(t)
+    if value is not None:
+        return tuple(int(d) if d >= 0 else None for d in np.atleast_1d(value).tolist())
+    if not isinstance(t, SymbolicTensor):
+        return None
+    ir = t.graph.ir
+    node = ir.node(t.node)
+    if node.op == "shape":  # tf.shape(x): x's static shape
+        return ir.spec(node.inputs[0]).shape
+    if node.op == "stack" and node.attrs.get("axis") == 0:  # tf.stack([n, 6, 6, 4])
+        dims = []
+        for ref in node.inputs:
+            v = _STATIC.evaluate(ir, ref, max_depth=16)
+            dims.append(None if v is UNKNOWN or np.ndim(v) or int(v) < 0 else int(v))
+        return tuple(dims)
+    if t.shape.rank == 1 and t.shape[0] is not None:
+        return (None,) * t.shape[0]
+    return None
+
+
 _STATIC = StaticEvaluator(max_elements=1024)  # how large a value known while tracing may be
