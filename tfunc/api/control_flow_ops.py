@@ -30,7 +30,7 @@ from ..eager.convert import as_python_operand, convert_to_tensor
 from ..eager.tensor import Tensor
 from ..ops.array import identity_op
 from ..ops.control_flow import cond_op, while_op
-from ..tracing.func_graph import FuncGraph
+from ..tracing.func_graph import FuncGraph, capture_key
 
 # --- building ----------------------------------------------------------------------------
 
@@ -63,18 +63,18 @@ def _align_captures(graphs, n_leading):
     outer_refs, order = [], {}
     for fg in graphs:
         for outer_t, _ in fg.outer_captures:
-            key = (outer_t.node, outer_t.index)
+            key = capture_key(outer_t)
             if key not in order:
                 order[key] = len(outer_refs)
                 outer_refs.append(outer_t)
     for fg, n_lead in zip(graphs, leading):
-        mine = {(o.node, o.index): inner for o, inner in fg.outer_captures}
+        mine = {capture_key(o): inner for o, inner in fg.outer_captures}
         lead = fg.ir.inputs[:n_lead]
         caps = []
         for t in outer_refs:
-            inner = mine.get((t.node, t.index))
+            inner = mine.get(capture_key(t))
             if inner is None:
-                inner = fg.placeholder(t._spec, name="unused_capture")
+                inner = fg.placeholder(_spec(t), name="unused_capture")
                 fg.ir.inputs.pop()
             caps.append(inner.node)
         fg.ir.inputs = lead + caps

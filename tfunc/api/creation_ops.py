@@ -121,16 +121,52 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):
 
 
 def linspace(start, stop, num, name=None, axis=0):
-    vals = [convert_to_tensor(v) if isinstance(v, Tensor) else v for v in (start, stop, num)]
-    if any(isinstance(v, Tensor) and not isinstance(v, EagerTensor) for v in vals):
-        raise TypeError("linspace needs static start, stop and num.")
-    s = vals[0].numpy() if isinstance(vals[0], EagerTensor) else np.float32(vals[0])
-    e = vals[1].numpy() if isinstance(vals[1], EagerTensor) else np.float32(vals[1])
-    dt = D.as_dtype(np.result_type(np.asarray(s).dtype, np.asarray(e).dtype))
+    """``num`` evenly spaced values from ``start`` to ``stop`` (both included) along a new
+    ``axis``, computed as TensorFlow does: ``start + i * (stop - start) / (num - 1)`` in the
+    dtype of ``start`` (``stop`` is converted to it; integers give float64).
+
+    Python or eager values give a constant (a trace sees its static value); a symbolic
+    ``start``/``stop``, or eager ones while a gradient tape records, go through differentiable
+    ops, so gradients reach them."""
+    from ..core.context import ctx
+
+    s = convert_to_tensor(start)
+    e = convert_to_tensor(stop, dtype=s.dtype)
+    if s.dtype.is_integer:
+        s, e = math_ops.cast(s, D.float64), math_ops.cast(e, D.float64)
+    dt = s.dtype
     if not dt.is_floating:
-        raise TypeError(f"linspace needs floating start and stop, got {dt.name}.")
-    value = np.linspace(s, e, int(vals[2]), axis=axis).astype(dt._np)
-    return constant(value, dt)
+        raise TypeError(f"linspace needs floating (or integer) start and stop, got {dt.name}.")
+    rank, e_rank = s.shape.rank, e.shape.rank
+    if rank is None or e_rank is None:
+        raise TypeError("linspace needs start and stop of known rank.")
+    ax = axis + max(rank, e_rank) + 1 if axis < 0 else axis
+    known = _static_ints(num, "num") if not isinstance(num, (list, tuple)) else None
+    if known is not None and len(known) != 1:
+        raise TypeError(f"linspace needs a scalar num, got {num!r}.")
+    n = known[0] if known is not None else convert_to_tensor(num)
+    if known is not None and n < 0:
+        raise InvalidArgumentError(f"Requires num >= 0, got {n}.")
+    if known is not None and isinstance(s, EagerTensor) and isinstance(e, EagerTensor) and not ctx.tapes:
+        sv, ev = np.broadcast_arrays(np.expand_dims(s.numpy(), ax), np.expand_dims(e.numpy(), ax))
+        index_shape = [1] * sv.ndim
+        index_shape[ax] = max(n - 2, 0)
+        index = np.arange(1, n - 1).reshape(index_shape).astype(dt._np)
+        delta = (ev - sv) / np.asarray(max(n - 1, 1), dt._np)
+        value = np.concatenate([sv, sv + index * delta, ev], axis=ax)
+        return constant(np.take(value, np.arange(n), axis=ax).astype(dt._np), dt)
+    from .array_ops import concat, expand_dims, reshape
+
+    sx, ex = expand_dims(s, ax), expand_dims(e, ax)
+    steps = max(n - 1, 1) if known is not None else math_ops.maximum(n - 1, 1)
+    delta = (ex - sx) / math_ops.cast(steps, dt)
+    index_shape = [1] * (max(rank, e_rank) + 1)
+    index_shape[ax] = -1
+    index = reshape(math_ops.cast(range(1, steps), dt), index_shape)  # 1 .. n - 2
+    zero = math_ops.cast(0, dt)
+    first, last = sx + zero * ex, ex + zero * sx  # (broadcast to one shape)
+    out = concat([first, sx + index * delta, last], ax)
+    return out[tuple([slice(None)] * ax + [slice(0, n)])]  # num 0 or 1: [] or [start]
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=D.float32, name=None):

@@ -22,6 +22,7 @@ import numpy as np
 from ..core import dtypes as D
 from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import call
+from ..eager.tensor import Tensor
 from ..ops.random import (
     GeneratorHolder,
     categorical_op,
@@ -81,6 +82,15 @@ def _num(v, what):
         raise TypeError(f"random ops need a static {what}, got {v!r}") from None
 
 
+def _tensor_params(dt, *params):
+    """The parameters as tensors of ``dt`` when any is a tensor of a floating dtype ``dt``
+    (the values are then made from a standard draw with differentiable ops, as TensorFlow
+    does, so gradients reach them and they may be symbolic), else None."""
+    if not dt.is_floating or not any(isinstance(p, Tensor) or hasattr(p, "_as_tensor") for p in params):
+        return None
+    return [convert_to_tensor(p, dtype=dt) for p in params]
+
+
 def uniform(shape, minval=0, maxval=None, dtype=D.float32, seed=None, name=None):
     """Uniform values in [minval, maxval) (maxval defaults to 1 for floats)."""
     dt = D.as_dtype(dtype)
@@ -88,6 +98,15 @@ def uniform(shape, minval=0, maxval=None, dtype=D.float32, seed=None, name=None)
         if dt.is_integer:
             raise ValueError("random.uniform needs maxval for integer dtypes.")
         maxval = 1
+    tensors = _tensor_params(dt, minval, maxval)
+    if tensors is not None:
+        lo, hi = tensors
+        r = call(
+            uniform_op,
+            (),
+            {"shape": _shape_attr(shape), "dtype": dt, "minval": 0.0, "maxval": 1.0, "gen": stream(seed)},
+        )
+        return r * (hi - lo) + lo
     lo, hi = _num(minval, "minval"), _num(maxval, "maxval")
     if dt.is_integer and lo >= hi:
         raise ValueError(f"random.uniform needs minval < maxval, got {lo} and {hi}.")
@@ -98,6 +117,12 @@ def uniform(shape, minval=0, maxval=None, dtype=D.float32, seed=None, name=None)
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=D.float32, seed=None, name=None):
     dt = D.as_dtype(dtype)
+    tensors = _tensor_params(dt, mean, stddev)
+    if tensors is not None:
+        r = call(
+            normal_op, (), {"shape": _shape_attr(shape), "dtype": dt, "mean": 0.0, "stddev": 1.0, "gen": stream(seed)}
+        )
+        return r * tensors[1] + tensors[0]
     return call(
         normal_op,
         (),
@@ -113,6 +138,10 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=D.float32, seed=None, name=None):
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=D.float32, seed=None, name=None):
     dt = D.as_dtype(dtype)
+    tensors = _tensor_params(dt, mean, stddev)
+    if tensors is not None:
+        attrs = {"shape": _shape_attr(shape), "dtype": dt, "mean": 0.0, "stddev": 1.0, "gen": stream(seed)}
+        return call(truncated_normal_op, (), attrs) * tensors[1] + tensors[0]
     return call(
         truncated_normal_op,
         (),
@@ -175,6 +204,11 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=D.float32, name=
         if dt.is_integer:
             raise ValueError("stateless_uniform needs maxval for integer dtypes.")
         maxval = 1
+    tensors = _tensor_params(dt, minval, maxval)
+    if tensors is not None:
+        lo, hi = tensors
+        attrs = {"shape": _shape_attr(shape), "dtype": dt, "minval": 0.0, "maxval": 1.0}
+        return call(stateless_uniform_op, (_seed_tensor(seed),), attrs) * (hi - lo) + lo
     lo, hi = _num(minval, "minval"), _num(maxval, "maxval")
     if dt.is_integer and lo >= hi:
         raise ValueError(f"stateless_uniform needs minval < maxval, got {lo} and {hi}.")
@@ -184,6 +218,10 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=D.float32, name=
 
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=D.float32, name=None, alg="auto_select"):
     """Normal values that depend on ``seed`` (shape [2]) alone."""
+    tensors = _tensor_params(D.as_dtype(dtype), mean, stddev)
+    if tensors is not None:
+        attrs = {"shape": _shape_attr(shape), "dtype": D.as_dtype(dtype), "mean": 0.0, "stddev": 1.0}
+        return call(stateless_normal_op, (_seed_tensor(seed),), attrs) * tensors[1] + tensors[0]
     attrs = {
         "shape": _shape_attr(shape),
         "dtype": D.as_dtype(dtype),

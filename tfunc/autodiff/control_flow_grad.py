@@ -3,45 +3,69 @@
 from __future__ import annotations
 
 from ..api.control_flow_ops import build_cond, build_while
-from ..api.creation_ops import zeros_like
 from ..eager.dispatch import call
 from ..ops.control_flow import VARIANT, loop_stack_read_op, loop_stack_size_op
 from ..tracing.replay import replay
 from ..tracing.symbolic import SymbolicTensor
 from .registry import no_gradient, register_gradient
 from .tape import GradientTape
+from .tensor_array_grad import handle_info, zeros_grad
 
 no_gradient("loop_stack_size", "loop_stack_read")
 
 
-def _float_indices(tensors):
-    return [i for i, t in enumerate(tensors) if t.dtype.is_floating]
+def _float_indices(tensors, infos=None):
+    """Indices of the tensors that carry gradients: floats, and the handles of float
+    TensorArrays (whose gradient is a dense (size, *element shape) tensor); ``infos`` (a dict)
+    receives each such handle's :func:`handle_info`."""
+    out = []
+    for i, t in enumerate(tensors):
+        dt = t.dtype
+        if dt.is_floating:
+            out.append(i)
+        elif dt.is_variant:
+            info = handle_info(t)
+            if info is None:
+                raise LookupError(
+                    "gradient registry has no entry for a variant value passing through control flow "
+                    "(tfunc cannot tell which TensorArray it is)."
+                )
+            if info[0].is_floating:
+                out.append(i)
+                if infos is not None:
+                    infos[i] = info
+    return out
 
 
-def subgraph_vjp(graph, inputs, wrt, output_grads):
+def subgraph_vjp(graph, inputs, wrt, output_grads, infos=None):
     """Gradients of ``graph``'s outputs (weighted by ``output_grads``) with respect to
-    ``inputs[i]`` for i in ``wrt``: the graph is replayed (recomputed) under a tape."""
+    ``inputs[i]`` for i in ``wrt``: the graph is replayed (recomputed) under a tape.  ``infos``
+    maps the index of a TensorArray handle input to its :func:`handle_info` (for its zeros)."""
+    infos = infos or {}
     with GradientTape(watch_accessed_variables=False) as tape:
         for i in wrt:
             tape.watch(inputs[i])
         outs = replay(graph, inputs)
-    pairs = [(o, g) for o, g in zip(outs, output_grads) if g is not None and o.dtype.is_floating]
+    pairs = [
+        (o, g) for o, g in zip(outs, output_grads) if g is not None and (o.dtype.is_floating or o.dtype.is_variant)
+    ]
     if not pairs:
-        return [zeros_like(inputs[i]) for i in wrt]
+        return [zeros_grad(inputs[i], infos.get(i)) for i in wrt]
     grads = tape.gradient([o for o, _ in pairs], [inputs[i] for i in wrt], output_gradients=[g for _, g in pairs])
-    return [g if g is not None else zeros_like(inputs[i]) for g, i in zip(grads, wrt)]
+    return [g if g is not None else zeros_grad(inputs[i], infos.get(i)) for g, i in zip(grads, wrt)]
 
 
 @register_gradient("cond")
 def _cond_grad(op, *dys):
     """A cond of the two branches' gradients (each branch recomputed from the captures)."""
     pred, caps = op.inputs[0], list(op.inputs[1:])
-    wrt = [i for i in _float_indices(caps) if op.needs(i + 1)]
+    infos: dict = {}
+    wrt = [i for i in _float_indices(caps, infos) if op.needs(i + 1)]
     if not wrt:
         return [None] * len(op.inputs)
 
     def branch(graph):
-        return lambda: subgraph_vjp(graph, caps, wrt, list(dys))
+        return lambda: subgraph_vjp(graph, caps, wrt, list(dys), infos)
 
     grads = build_cond(pred, branch(op.attrs["true_graph"]), branch(op.attrs["false_graph"]))
     out = [None] * len(op.inputs)
@@ -66,15 +90,18 @@ def _while_grad(op, *dys):
         node.attrs = dict(node.attrs, accumulate=True, out_specs=tuple(node.attrs["out_specs"]) + (VARIANT,))
         node.outputs = tuple(node.outputs) + (VARIANT,)
     stack = SymbolicTensor(graph, node.id, n, VARIANT)
-    fvars = _float_indices(init)
-    fcaps = [j for j in _float_indices(caps) if op.needs(n + j)]
+    infos: dict = {}  # index in init + caps -> handle_info of a TensorArray handle
+    fvars = _float_indices(init, infos)
+    cap_infos: dict = {}
+    fcaps = [j for j in _float_indices(caps, cap_infos) if op.needs(n + j)]
+    infos.update({n + j: info for j, info in cap_infos.items()})
     if not fvars and not fcaps:
         return [None] * len(op.inputs)
     body = op.attrs["body_graph"]
     specs = node.attrs["out_specs"][:n]
     count = call(loop_stack_size_op, (stack,), {})
-    dl0 = [dys[i] if dys[i] is not None else zeros_like(op.outputs[i]) for i in fvars]
-    dc0 = [zeros_like(caps[j]) for j in fcaps]
+    dl0 = [dys[i] if dys[i] is not None else zeros_grad(op.outputs[i], infos.get(i)) for i in fvars]
+    dc0 = [zeros_grad(caps[j], infos.get(n + j)) for j in fcaps]
 
     def cond_fn(i, *rest):
         return i >= 0
@@ -87,7 +114,7 @@ def _while_grad(op, *dys):
         out_grads = [None] * n
         for k, v in zip(fvars, dl):
             out_grads[k] = v
-        grads = subgraph_vjp(body, ins, wrt, out_grads)
+        grads = subgraph_vjp(body, ins, wrt, out_grads, infos)
         new_dl = grads[: len(fvars)]
         new_dc = [a + b for a, b in zip(dc, grads[len(fvars) :])]
         return [i - 1] + new_dl + new_dc

@@ -136,14 +136,18 @@ def _relu_grad(op, dy):
 
 @register_gradient("relu6")
 def _relu6_grad(op, dy):
-    """Returns dy where 0 < x < 6, else 0."""
-    return [where((op.inputs[0] > 0) & (op.inputs[0] < 6), dy, zeros_like(dy))]
+    """Returns dy where 0 < x < 6, else 0: relu_grad(relu_grad(dy, x), 6 - x), whose own
+    gradient with respect to x is zeros (TensorFlow's Relu6Grad gradient), not None."""
+    x = op.inputs[0]
+    return [relu_grad(relu_grad(dy, x), 6 - x)]
 
 
 @register_gradient("elu")
 def _elu_grad(op, dy):
-    """Returns dy where x > 0, else dy * exp(x) = dy * (y + 1)."""
-    return [where(op.inputs[0] > 0, dy, dy * (op.outputs[0] + 1))]
+    """Returns dy where x > 0, else dy * exp(x) = dy * (y + 1): dy * (min(0, y) + 1).  Its own
+    gradient with respect to y is dy * ddy where y < 0 and zero elsewhere, 0 included (the tie
+    of ``minimum`` goes to the 0), as TensorFlow's EluGrad gradient."""
+    return [dy * (minimum(0.0, op.outputs[0]) + 1)]
 
 
 @register_gradient("softplus")
@@ -238,8 +242,12 @@ def _squared_difference_grad(op, dy):
 
 @register_gradient("relu_grad")
 def _relu_grad_grad(op, ddy):
-    """relu_grad is linear in dy: returns (relu_grad(ddy, y), None)."""
-    return [sum_to_like(relu_grad(ddy, op.inputs[1]), op.inputs[0]), None]
+    """relu_grad is linear in dy and piecewise constant in y: returns (relu_grad(ddy, y),
+    zeros), as TensorFlow (so relu's second derivative is zeros, not None)."""
+    return [
+        sum_to_like(relu_grad(ddy, op.inputs[1]), op.inputs[0]),
+        zeros_like(op.inputs[1]) if op.needs(1) else None,
+    ]
 
 
 # --- where, clip, cast -------------------------------------------------------------

@@ -13,10 +13,10 @@ from .registry import no_gradient, register_gradient
 
 
 def _expand_back(dy, x, axes, keepdims):
-    """dy reshaped with the reduced axes as size 1, then broadcast to x's shape."""
-    if not keepdims:
-        rank = x.shape.rank
-        for a in sorted(range(rank) if axes is None else axes):
+    """dy reshaped with the reduced axes as size 1, then broadcast to x's shape.  With all
+    axes reduced, dy is a scalar and broadcasts as it is (x's rank need not be known)."""
+    if not keepdims and axes is not None:
+        for a in sorted(axes):
             dy = expand_dims(dy, a)
     return broadcast_to_like(dy, x)
 
@@ -60,8 +60,15 @@ def _prod_grad(op, dy):
     cumulative products from both ends, so zeros in x are handled exactly."""
     x = op.inputs[0]
     rank = x.shape.rank
+    if rank is None and op.attrs["axis"] is None:  # all axes: over the flattened input
+        flat = reshape(x, [-1])
+        others = cumprod(flat, exclusive=True) * cumprod(flat, exclusive=True, reverse=True)
+        return [_expand_back(dy, x, None, op.attrs["keepdims"]) * reshape(others, shape(x))]
     if rank is None:
-        raise ValueError("The gradient of reduce_prod needs the rank of its input.")
+        raise ValueError(
+            "The gradient of reduce_prod over some axes needs the rank of its input, which is not known "
+            "while tracing (give the function an input_signature with a known rank)."
+        )
     axes = tuple(range(rank)) if op.attrs["axis"] is None else op.attrs["axis"]
     perm = [i for i in range(rank) if i not in axes] + list(axes)
     xt = transpose(x, perm)

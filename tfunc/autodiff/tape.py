@@ -159,9 +159,11 @@ class GradientTape:
         else:
             out_grads = [None] * len(flat_targets)
         was = self._recording
-        self._recording = False  # an outer tape records this computation; this one does not
+        # Outer tapes record this computation; this one too when persistent (as TensorFlow's:
+        # a gradient taken inside a persistent tape's context can be differentiated by it).
+        self._recording = was and self._persistent
         try:
-            grads = backprop(self._entries, flat_targets, out_grads, self._tracked)
+            grads = backprop(list(self._entries), flat_targets, out_grads, self._tracked)
         finally:
             self._recording = was
         results = []
@@ -188,11 +190,16 @@ class GradientTape:
     ):
         """The Jacobian of ``target`` with respect to each source (rows: target elements);
         ``parallel_iterations`` and ``experimental_use_pfor`` are accepted for compatibility."""
+        unconnected_gradients = getattr(unconnected_gradients, "value", unconnected_gradients)
+        if unconnected_gradients not in ("none", "zero"):
+            raise ValueError(f"unconnected_gradients must be 'none' or 'zero', got {unconnected_gradients!r}")
         target = self._as_tensor(target)
         n = target.shape.num_elements()
         if n is None:
             raise ValueError("jacobian needs a target with a fully known shape.")
         was_persistent, self._persistent = self._persistent, True
+        was_recording = self._recording
+        self._recording = was_recording and was_persistent  # (see gradient)
         try:
             rows = []
             for i in range(n):
@@ -203,18 +210,24 @@ class GradientTape:
                         target,
                         sources,
                         output_gradients=reshape(onehot, target.shape.as_list()),
-                        unconnected_gradients="zero",
+                        unconnected_gradients="none",
                     )
                 )
                 self._used = False
         finally:
             self._persistent = was_persistent
+            self._recording = was_recording
         flat_sources = nest.flatten(sources)
         out = []
         for k, s in enumerate(flat_sources):
             parts = [nest.flatten(r)[k] for r in rows]
             shape = target.shape.as_list() + list(s.shape.as_list())
-            out.append(reshape(stack(parts), shape) if parts else zeros_like(s))
+            if all(p is None for p in parts):
+                # not connected (as TensorFlow: None unless unconnected_gradients="zero")
+                out.append(None if unconnected_gradients == "none" else zeros(shape, s.dtype))
+                continue
+            parts = [zeros(s.shape, s.dtype) if p is None else p for p in parts]
+            out.append(reshape(stack(parts), shape))
         return nest.pack_sequence_as(sources, out)
 
     def batch_jacobian(
@@ -231,6 +244,8 @@ class GradientTape:
             )
         full = self.jacobian(target, source, unconnected_gradients=unconnected_gradients)
         t_rest, s_rest = target.shape.as_list()[1:], source.shape.as_list()[1:]
+        if full is None:  # not connected: zeros of the target's dtype, as TensorFlow's
+            return zeros([b] + t_rest + s_rest, target.dtype)
         t_n, s_n = int(np.prod(t_rest or [1])), int(np.prod(s_rest or [1]))
         flat = reshape(full, [b, t_n, b, s_n])
         rows = [flat[i, :, i, :] for i in range(b)]
@@ -287,7 +302,7 @@ def backprop(entries, targets, output_grads, tracked):
                 raise LookupError(f"gradient registry has no entry for: {entry.op.tf_name}")
             raise LookupError(
                 f"gradient registry has no entry for: {entry.op.name} (tfunc has no gradient for it; "
-                "for example TensorArray operations and loops over datasets)."
+                "for example TensorArray split/concat and loops over datasets)."
             )
         # Outputs that received no gradient pass None (a multi-output op's rule fills in
         # zeros where it needs them): no zeros are materialised for unused outputs.

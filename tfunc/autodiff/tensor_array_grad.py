@@ -13,11 +13,64 @@ from __future__ import annotations
 
 from ..api.array_ops import expand_dims, gather, reshape, shape
 from ..api.creation_ops import range as tf_range
+from ..api.creation_ops import zeros, zeros_like
+from ..core import dtypes as D
 from ..eager.dispatch import call
+from ..eager.tensor import EagerTensor
 from ..ops import tensor_array as ops
+from ..tracing.symbolic import SymbolicTensor
 from .registry import no_gradient, register_gradient
 
 no_gradient("tensor_array_new", "tensor_array_size")
+
+
+def handle_info(t):
+    """(element dtype, element shape) of the TensorArray whose handle is ``t``, as far as the
+    graph tells (following identities, loops, branches and the placeholders of their
+    sub-graphs back to a TensorArray op), else None."""
+    if isinstance(t, EagerTensor):
+        buf = t._value
+        return (buf.elem_dtype, buf.element_shape) if isinstance(buf, ops.TensorArrayBuffer) else None
+    if not isinstance(t, SymbolicTensor):
+        return None
+    ir, ref = t.graph.ir, (t.node, t.index)
+    parents: list = []  # (graph, node) holding the sub-graph being walked
+    for _ in range(10_000):
+        node = ir.node(ref[0])
+        if node.op.startswith("tensor_array_") and "dtype" in node.attrs:
+            return node.attrs["dtype"], node.attrs.get("element_shape")
+        if node.op == "identity":
+            ref = node.inputs[0]
+        elif node.op == "while_loop":
+            parents.append((ir, node))
+            ir = node.attrs["body_graph"]
+            ref = ir.outputs[ref[1]]
+        elif node.op == "cond":
+            parents.append((ir, node))
+            ir = node.attrs["true_graph"]
+            ref = ir.outputs[ref[1]]
+        elif node.id in ir.inputs and parents:
+            pos = ir.inputs.index(node.id)
+            ir, holder = parents.pop()
+            if holder.op == "while_loop" and pos < holder.attrs["n_loop_vars"]:
+                # a loop variable: what enters the loop (the body may pass it through)
+                ref = holder.inputs[pos]
+            else:
+                ref = holder.inputs[pos + (1 if holder.op == "cond" else 0)]
+        else:
+            return None
+    return None
+
+
+def zeros_grad(t, info):
+    """A zero gradient for ``t``: dense zeros of (size, *element shape) for a TensorArray
+    handle (``info`` from :func:`handle_info`), ``zeros_like`` otherwise."""
+    if t.dtype.is_variant:
+        dtype, element_shape = info
+        none = zeros([0], D.int32)
+        attrs = {"element_shape": element_shape, "length": None, "buffer_shape": True}
+        return call(ops.tensor_array_grad_dense_op, (t, none, zeros([0], dtype)), attrs)
+    return zeros_like(t)
 
 
 def _dense(h, indices, values, attrs):

@@ -184,16 +184,26 @@ def _concat_infer(specs, attrs):
 
 def _grad_dense_infer(specs, attrs):
     es = attrs["element_shape"]
-    if es is None and specs[2].shape is not None:
+    if es is None and specs[2].shape is not None and not attrs.get("buffer_shape"):
         es = specs[2].shape[1:]
     return (Spec(None if es is None else (attrs["length"],) + tuple(es), specs[2].dtype),)
 
 
-def _grad_dense_impl(xp, h, indices, values, element_shape, length):
+def _grad_dense_impl(xp, h, indices, values, element_shape, length, buffer_shape=False):
     """Zeros of (size, *element shape) with ``values`` added at rows ``indices``: the dense
-    gradient a read or gather passes back to the TensorArray."""
+    gradient a read or gather passes back to the TensorArray.  With ``buffer_shape`` (and no
+    values) the element shape is the array's own: the zero gradient of an array no gradient
+    reached yet (a loop variable or capture of a loop's gradient)."""
     idx = np.asarray(indices).reshape(-1)
     rest = tuple(values.shape[1:])
+    if buffer_shape:
+        es = h.element_shape if h.element_shape is not None and None not in h.element_shape else element_shape
+        if es is None or None in es:
+            raise InvalidArgumentError(
+                "Cannot compute the gradient of a TensorArray whose element shape is unknown "
+                "(nothing was written to it); give the TensorArray an element_shape."
+            )
+        rest = tuple(es)
     xp = _module_of(values, xp)
     out = xp.zeros((len(h.items),) + rest, values.dtype)
     for k, i in enumerate(idx):

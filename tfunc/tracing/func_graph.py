@@ -196,6 +196,21 @@ class FuncGraph:
         self.outer_captures.append((t, inner))
         return inner
 
+    def capture_watched(self, t: EagerTensor) -> SymbolicTensor:
+        """An eager tensor that a recording tape watches (or tracks), used in a sub-graph (a
+        branch, a loop body): a placeholder here whose outer value is ``t`` itself, so the
+        node holding this graph takes ``t`` as an input and the tape connects its outputs to
+        ``t``.  (As a constant inside the sub-graph, the gradient with respect to ``t`` would
+        be lost.)  The enclosing graph captures it the same way when it is a sub-graph too."""
+        key = ("eager", id(t))
+        pos = self._outer_index.get(key)
+        if pos is not None:
+            return self.outer_captures[pos][1]
+        inner = self.placeholder(Spec(tuple(t._value.shape), t._dtype), name="captured_watched")
+        self._outer_index[key] = len(self.outer_captures)
+        self.outer_captures.append((t, inner))  # (held: the id stays unique)
+        return inner
+
     # --- ops ---------------------------------------------------------------------
     def refs_and_specs(self, inputs):
         refs, specs = [], []
@@ -207,6 +222,11 @@ class FuncGraph:
                 refs.append((t.node, t.index))
                 specs.append(t._spec)
             elif tt is EagerTensor:
+                if self.outer is not None and ctx.tapes and _watched(t):
+                    t = self.capture_watched(t)
+                    refs.append((t.node, t.index))
+                    specs.append(t._spec)
+                    continue
                 nid, spec = self._capture_eager(t)
                 refs.append((nid, 0))
                 specs.append(spec)
@@ -255,6 +275,24 @@ class FuncGraph:
         return tuple(SymbolicTensor(self, node.id, i, s) for i, s in enumerate(out_specs))
 
 
+def _watched(t) -> bool:
+    """Whether a recording tape tracks the eager tensor ``t`` (watched, or computed from a
+    watched tensor)."""
+    if not ctx.recording:
+        return False
+    key = id(t)
+    for tape in ctx.tapes:
+        if tape._recording and key in tape._tracked:
+            return True
+    return False
+
+
+def capture_key(t):
+    """What identifies an outer captured value: (node, index) of a symbolic tensor, the
+    identity of an eager one (:meth:`FuncGraph.capture_watched`)."""
+    return ("eager", id(t)) if type(t) is EagerTensor else (t.node, t.index)
+
+
 def _writes(op, attrs):
     """The id of the variable ``op`` writes, True when it may write any (``OpDef.writes``)."""
     if op.writes == "var":
@@ -270,4 +308,4 @@ def check_not_leaked(t) -> None:
             raise leaked(t)
 
 
-__all__ = ["FuncGraph", "current_graph", "user_location", "check_not_leaked", "LeakedTensorError"]
+__all__ = ["FuncGraph", "capture_key", "current_graph", "user_location", "check_not_leaked", "LeakedTensorError"]
