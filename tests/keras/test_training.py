@@ -318,7 +318,7 @@ def test_on_batch_methods():
     model.reset_metrics()
     losses = [model.train_on_batch(x, y, return_dict=True)["loss"] for _ in range(3)]
     assert losses[0] == pytest.approx(before[0], rel=1e-5)
-    assert losses[2] < losses[1] < losses[0]  # running means of a falling loss (metrics are not reset)
+    assert losses[2] < losses[1] < losses[0]  # each batch's own loss (metrics are reset on every call)
     assert isinstance(model.predict_on_batch(x), np.ndarray)
     assert int(model.optimizer.iterations.numpy()) == 3
 

@@ -6,6 +6,9 @@ Each function takes a tensor and returns a tensor of the same shape and dtype;
 
 from __future__ import annotations
 
+import threading
+import weakref
+
 from ..api import math_ops, nn_ops
 from ..eager.convert import convert_to_tensor
 
@@ -53,9 +56,46 @@ def relu(x, alpha=0.0, max_value=None, threshold=0.0):
     return x
 
 
+# The logits of the outputs of :func:`softmax` and :func:`sigmoid`, as Keras 3 keeps them in
+# ``output._keras_logits`` (tensors have no attribute dict here): id(output) -> (weak reference to
+# the output, activation name, logits). The crossentropy losses use them instead of clipping the
+# probabilities, as Keras 3 does on TensorFlow.
+_LOGITS: dict = {}
+_LOGITS_LOCK = threading.Lock()
+
+
+def _attach_logits(output, logits, activation: str):
+    key = id(output)
+
+    def forget(ref, key=key):
+        with _LOGITS_LOCK:
+            entry = _LOGITS.get(key)
+            if entry is not None and entry[0] is ref:
+                del _LOGITS[key]
+
+    try:
+        ref = weakref.ref(output, forget)
+    except TypeError:
+        return output
+    with _LOGITS_LOCK:
+        _LOGITS[key] = (ref, activation, logits)
+    return output
+
+
+def keras_logits(output, activation: str):
+    """The logits ``output`` was computed from by :func:`softmax` or :func:`sigmoid`
+    (``activation``), or None."""
+    entry = _LOGITS.get(id(output))
+    if entry is None or entry[0]() is not output or entry[1] != activation:
+        return None
+    return entry[2]
+
+
 def sigmoid(x):
-    """``1 / (1 + exp(-x))``."""
-    return math_ops.sigmoid(convert_to_tensor(x))
+    """``1 / (1 + exp(-x))``. The crossentropy losses compute from ``x`` when given the result
+    (as Keras does with the logits it caches on the output)."""
+    x = convert_to_tensor(x)
+    return _attach_logits(math_ops.sigmoid(x), x, "sigmoid")
 
 
 def tanh(x):
@@ -63,11 +103,11 @@ def tanh(x):
 
 
 def softmax(x, axis=-1):
-    """``exp(x) / sum(exp(x), axis)``; like Keras, refuses 1-D inputs."""
+    """``exp(x) / sum(exp(x), axis)`` (1-D inputs too, as in Keras 3). The crossentropy losses
+    compute from ``x`` when given the result (as Keras does with the logits it caches on the
+    output)."""
     x = convert_to_tensor(x)
-    if x.shape.rank is not None and x.shape.rank <= 1:
-        raise ValueError(f"Cannot apply softmax to a tensor that is 1D. Received input: {x}")
-    return nn_ops.softmax(x, axis=axis)
+    return _attach_logits(nn_ops.softmax(x, axis=axis), x, "softmax")
 
 
 def linear(x):

@@ -3,12 +3,21 @@
 The functions (``mean_squared_error``, ``categorical_crossentropy``, ...)
 return one loss per sample (the last axis is reduced). The classes reduce those
 with ``reduction``: by default ``'sum_over_batch_size'`` (the mean over all
-per-sample losses, after ``sample_weight``), or ``'sum'`` or ``'none'``.
-Probabilities are clipped to ``[1e-7, 1 - 1e-7]`` before taking logs, as Keras
-does when ``from_logits=False``.
+per-sample losses, after ``sample_weight``; ``'mean'`` is the same), ``'sum'``,
+``'mean_with_sample_weight'`` (the sum divided by the sum of the sample weights)
+or ``'none'``/``None``. The classes first line up the ranks of labels and
+predictions as Keras 3 does (``(n,)`` labels with ``(n, 1)`` predictions).
+
+With ``from_logits=False``, probabilities are clipped to ``[1e-7, 1 - 1e-7]``
+before taking logs, as Keras does, except for the output of
+:func:`tfunc.keras.activations.softmax` / ``sigmoid`` (so of a ``Dense`` or
+``Activation`` layer with that activation): as Keras 3 on TensorFlow does, the
+crossentropy losses then use the logits those probabilities were computed from.
 """
 
 from __future__ import annotations
+
+import warnings
 
 from ..api import array_ops, math_ops, nn_ops, reduction_ops
 from ..core import dtypes as D
@@ -44,15 +53,37 @@ class Reduction:
     NONE = "none"
     SUM = "sum"
     SUM_OVER_BATCH_SIZE = "sum_over_batch_size"
+    MEAN = "mean"
+    MEAN_WITH_SAMPLE_WEIGHT = "mean_with_sample_weight"
 
     @classmethod
     def all(cls):
-        return (cls.AUTO, cls.NONE, cls.SUM, cls.SUM_OVER_BATCH_SIZE)
+        return (cls.AUTO, cls.NONE, cls.SUM, cls.SUM_OVER_BATCH_SIZE, cls.MEAN, cls.MEAN_WITH_SAMPLE_WEIGHT, None)
 
     @classmethod
     def validate(cls, key):
         if key not in cls.all():
             raise ValueError(f'Invalid Reduction Key: {key}. Expected keys are "{cls.all()}"')
+
+
+def squeeze_or_expand_to_same_rank(x1, x2, expand_rank_1=True):
+    """Makes ranks equal when they differ by one and the longer one ends in a dimension of 1:
+    that dimension is squeezed, or (when the other is a vector and ``expand_rank_1``) the vector
+    gets a trailing 1, as Keras aligns labels ``(n,)`` with predictions ``(n, 1)``."""
+    r1, r2 = x1.shape.rank, x2.shape.rank
+    if r1 is None or r2 is None or r1 == r2:
+        return x1, x2
+    if r1 == r2 + 1 and x1.shape[-1] == 1:
+        if r2 == 1 and expand_rank_1:
+            x2 = array_ops.expand_dims(x2, -1)
+        else:
+            x1 = array_ops.squeeze(x1, axis=[-1])
+    if r2 == r1 + 1 and x2.shape[-1] == 1:
+        if r1 == 1 and expand_rank_1:
+            x1 = array_ops.expand_dims(x1, -1)
+        else:
+            x2 = array_ops.squeeze(x2, axis=[-1])
+    return x1, x2
 
 
 def _prepare(y_true, y_pred):
@@ -69,30 +100,76 @@ def _clip_probs(p):
     return math_ops.clip_by_value(p, EPSILON, 1.0 - EPSILON)
 
 
+def _check_same_shape(y_true, y_pred):
+    """Keras's check for the dense crossentropies: labels and predictions of the same rank and
+    compatible dimensions (no broadcasting)."""
+    t, p = y_true.shape, y_pred.shape
+    if t.rank is None or p.rank is None:
+        return
+    if t.rank != p.rank:
+        raise ValueError(
+            "Arguments `target` and `output` must have the same rank (ndim). Received: "
+            f"target.shape={t}, output.shape={p}"
+        )
+    for a, b in zip(t.as_list(), p.as_list()):
+        if a is not None and b is not None and a != b:
+            raise ValueError(
+                "Arguments `target` and `output` must have the same shape. Received: "
+                f"target.shape={t}, output.shape={p}"
+            )
+
+
+def _get_logits(output, from_logits, activation, fn_name):
+    """``(logits or output, from_logits)``: the logits that :func:`tfunc.keras.activations.softmax`
+    or ``sigmoid`` (``activation``) computed ``output`` from, when it did, as Keras 3's
+    TensorFlow backend recovers them (the crossentropy is then computed from the logits, without
+    clipping, and so is its gradient)."""
+    from . import activations
+
+    logits = activations.keras_logits(output, activation)
+    if logits is None:
+        return output, from_logits
+    if from_logits:
+        warnings.warn(
+            f'"`{fn_name}` received `from_logits=True`, but the `output` argument was produced by a '
+            f"{activation.capitalize()} activation and thus does not represent logits. Was this intended?",
+            stacklevel=3,
+        )
+    return logits, True
+
+
 # --- functional forms: one loss per sample ---------------------------------------------------
 
 
 def mean_squared_error(y_true, y_pred):
-    """``mean(square(y_pred - y_true), axis=-1)``."""
-    y_true, y_pred = _prepare(y_true, y_pred)
+    """``mean(square(y_pred - y_true), axis=-1)``, after lining up the ranks (labels ``(n,)``
+    with predictions ``(n, 1)``)."""
+    y_true, y_pred = squeeze_or_expand_to_same_rank(*_prepare(y_true, y_pred))
     return reduction_ops.reduce_mean(math_ops.square(y_pred - y_true), axis=-1)
 
 
 def mean_absolute_error(y_true, y_pred):
-    """``mean(abs(y_pred - y_true), axis=-1)``."""
-    y_true, y_pred = _prepare(y_true, y_pred)
+    """``mean(abs(y_pred - y_true), axis=-1)``, after lining up the ranks."""
+    y_true, y_pred = squeeze_or_expand_to_same_rank(*_prepare(y_true, y_pred))
     return reduction_ops.reduce_mean(math_ops.abs(y_pred - y_true), axis=-1)
 
 
 def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
     """``-sum(y_true * log(p), axis)`` with ``p`` the softmax of ``y_pred`` (``from_logits``) or
-    ``y_pred`` rescaled to sum to 1 and clipped; one-hot ``y_true``."""
+    ``y_pred`` rescaled to sum to 1 and clipped; one-hot ``y_true`` of ``y_pred``'s shape."""
     y_true, y_pred = _prepare(y_true, y_pred)
     if label_smoothing:
-        n = y_pred.shape[axis]
+        n = y_true.shape[-1]
         if n is None:
             raise ValueError("label_smoothing needs a static number of classes.")
         y_true = y_true * (1.0 - float(label_smoothing)) + float(label_smoothing) / n
+    if y_true.shape.rank is not None and y_true.shape.rank < 1:
+        raise ValueError(
+            "Arguments `target` and `output` must be at least rank 1. Received: "
+            f"target.shape={y_true.shape}, output.shape={y_pred.shape}"
+        )
+    _check_same_shape(y_true, y_pred)
+    y_pred, from_logits = _get_logits(y_pred, from_logits, "softmax", "categorical_crossentropy")
     if from_logits:
         return -reduction_ops.reduce_sum(y_true * nn_ops.log_softmax(y_pred, axis=axis), axis=axis)
     p = y_pred / reduction_ops.reduce_sum(y_pred, axis=axis, keepdims=True)
@@ -108,6 +185,7 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1):
     rank = y_pred.shape.rank
     if rank is not None and axis not in (-1, rank - 1):
         raise ValueError(f"tfunc.keras sparse_categorical_crossentropy supports axis=-1 only, got axis={axis}.")
+    y_pred, from_logits = _get_logits(y_pred, from_logits, "softmax", "sparse_categorical_crossentropy")
     labels = convert_to_tensor(y_true)
     if labels.shape.rank is not None and rank is not None and labels.shape.rank == rank:
         if labels.shape[-1] not in (1, None):
@@ -124,16 +202,20 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1):
 
 
 def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
-    """``mean(-(y*log(p + eps) + (1-y)*log(1 - p + eps)), axis)`` with ``p`` clipped (or the stable
-    sigmoid crossentropy when ``from_logits``)."""
+    """``mean(-(y*log(p) + (1-y)*log(1 - p)), axis)`` with ``p`` clipped to ``[1e-7, 1 - 1e-7]``
+    (Keras 3's formula), or the stable sigmoid crossentropy when ``from_logits``. Labels and
+    predictions must have the same shape (the :class:`BinaryCrossentropy` class lines up
+    ``(n,)`` labels with ``(n, 1)`` predictions first)."""
     y_true, y_pred = _prepare(y_true, y_pred)
     if label_smoothing:
         y_true = y_true * (1.0 - float(label_smoothing)) + 0.5 * float(label_smoothing)
+    _check_same_shape(y_true, y_pred)
+    y_pred, from_logits = _get_logits(y_pred, from_logits, "sigmoid", "binary_crossentropy")
     if from_logits:
         per = nn_ops.sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred)
     else:
         p = _clip_probs(y_pred)
-        per = -(y_true * math_ops.log(p + EPSILON) + (1.0 - y_true) * math_ops.log(1.0 - p + EPSILON))
+        per = -(y_true * math_ops.log(p) + (1.0 - y_true) * math_ops.log(1.0 - p))
     return reduction_ops.reduce_mean(per, axis=axis)
 
 
@@ -156,13 +238,22 @@ def _weighted_reduce(losses, sample_weight, reduction):
             elif wr + 1 == lr:
                 sw = array_ops.expand_dims(sw, -1)
         losses = losses * sw
-    if reduction == Reduction.NONE:
+        sample_weight = sw
+    if reduction in (Reduction.NONE, None):
         return losses
     total = reduction_ops.reduce_sum(losses)
     if reduction == Reduction.SUM:
         return total
-    n = math_ops.cast(array_ops.size(losses), losses.dtype)
-    return total / math_ops.maximum(n, 1.0)
+    if reduction == Reduction.MEAN_WITH_SAMPLE_WEIGHT and sample_weight is not None:
+        n = reduction_ops.reduce_sum(array_ops.broadcast_to_like(sample_weight, losses))
+    else:
+        n = math_ops.cast(array_ops.size(losses), losses.dtype)
+    return _div_no_nan(total, n)
+
+
+def _div_no_nan(a, b):
+    nonzero = math_ops.not_equal(b, 0.0)
+    return math_ops.where(nonzero, a / math_ops.where(nonzero, b, math_ops.cast(1.0, b.dtype)), 0.0 * a)
 
 
 class Loss:
@@ -198,7 +289,16 @@ class _FunctionLoss(Loss):
         self._fn_kwargs = fn_kwargs
 
     def call(self, y_true, y_pred):
+        """The function's per-sample losses, after lining up the ranks of labels and predictions
+        (labels ``(n,)`` with predictions ``(n, 1)``), as Keras 3's loss classes do."""
+        y_true, y_pred = _prepare_pair(y_true, y_pred)
+        y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
         return type(self)._fn(y_true, y_pred, **self._fn_kwargs)
+
+
+def _prepare_pair(y_true, y_pred):
+    """Both as tensors (without changing their dtypes)."""
+    return convert_to_tensor(y_true), convert_to_tensor(y_pred)
 
     def get_config(self):
         return dict(super().get_config(), **self._fn_kwargs)

@@ -83,24 +83,8 @@ def _tensor(x, dtype=None):
     return t
 
 
-def squeeze_or_expand_to_same_rank(x1, x2, expand_rank_1=True):
-    """Makes ranks equal when they differ by one and the longer one ends in a dimension of 1:
-    that dimension is squeezed, or (when the other is a vector and ``expand_rank_1``) the vector
-    gets a trailing 1, as Keras aligns labels ``(n,)`` with predictions ``(n, 1)``."""
-    r1, r2 = x1.shape.rank, x2.shape.rank
-    if r1 is None or r2 is None or r1 == r2:
-        return x1, x2
-    if r1 == r2 + 1 and x1.shape[-1] == 1:
-        if r2 == 1 and expand_rank_1:
-            x2 = array_ops.expand_dims(x2, -1)
-        else:
-            x1 = array_ops.squeeze(x1, axis=[-1])
-    if r2 == r1 + 1 and x2.shape[-1] == 1:
-        if r1 == 1 and expand_rank_1:
-            x1 = array_ops.expand_dims(x1, -1)
-        else:
-            x2 = array_ops.squeeze(x2, axis=[-1])
-    return x1, x2
+# Keras's rule for lining up labels and predictions (and values and sample weights).
+squeeze_or_expand_to_same_rank = _losses.squeeze_or_expand_to_same_rank
 
 
 def _div_no_nan(a, b):
@@ -274,20 +258,22 @@ class MeanMetricWrapper(Mean):
 
 
 def accuracy(y_true, y_pred):
-    """1.0 where ``y_true == y_pred`` (mean over the last axis)."""
+    """1.0 where ``y_true == y_pred``, 0.0 elsewhere: one value per element, as in Keras 3 (the
+    :class:`Accuracy` metric averages over the other axes of each sample)."""
     y_pred = _tensor(y_pred)
     y_true = _tensor(y_true, y_pred.dtype)
     y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
-    return reduction_ops.reduce_mean(math_ops.cast(math_ops.equal(y_true, y_pred), D.float32), axis=-1)
+    return math_ops.cast(math_ops.equal(y_true, y_pred), D.float32)
 
 
 def binary_accuracy(y_true, y_pred, threshold=0.5):
-    """1.0 where ``y_pred > threshold`` equals ``y_true`` (mean over the last axis)."""
+    """1.0 where ``y_pred > threshold`` equals ``y_true``, 0.0 elsewhere: one value per element,
+    as in Keras 3."""
     y_true = _tensor(y_true)
     y_pred = _tensor(y_pred)
     y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
     y_pred = math_ops.cast(math_ops.greater(y_pred, math_ops.cast(threshold, y_pred.dtype)), y_true.dtype)
-    return reduction_ops.reduce_mean(math_ops.cast(math_ops.equal(y_true, y_pred), D.float32), axis=-1)
+    return math_ops.cast(math_ops.equal(y_true, y_pred), D.float32)
 
 
 def categorical_accuracy(y_true, y_pred):
@@ -409,11 +395,7 @@ class BinaryAccuracy(MeanMetricWrapper):
     """How often ``y_pred > threshold`` matches the binary labels."""
 
     def __init__(self, name="binary_accuracy", dtype=None, threshold=0.5):
-        if threshold is not None and (threshold <= 0 or threshold >= 1):
-            raise ValueError(
-                f"Invalid value for argument `threshold`. Expected a value in interval (0, 1). Received: "
-                f"threshold={threshold}"
-            )
+        # any threshold, as in Keras 3 (0.0 for logits)
         super().__init__(binary_accuracy, name=name, dtype=dtype, threshold=threshold)
         self.threshold = threshold
         self._direction = "up"
@@ -526,6 +508,15 @@ def _filter_top_k(x, k):
     ahead = math_ops.logical_or(math_ops.greater(xj, xi), math_ops.logical_and(math_ops.equal(xj, xi), earlier))
     rank = reduction_ops.reduce_sum(math_ops.cast(ahead, D.int32), axis=-1)
     return math_ops.where(math_ops.less(rank, k), x, NEG_INF)
+
+
+def _evenly_distributed(thresholds) -> bool:
+    """Keras's ``is_evenly_distributed_thresholds``: at least 3 thresholds, ``i / (n - 1)``."""
+    n = len(thresholds)
+    if n < 3:
+        return False
+    even = np.arange(n, dtype=np.float32) / (n - 1)
+    return bool(np.allclose(thresholds, even, atol=1e-7))
 
 
 def _update_confusion_matrix(
@@ -698,6 +689,8 @@ class AUC(Metric):
             inner = [(i + 1) * 1.0 / (num_thresholds - 1) for i in range(num_thresholds - 2)]
         eps = 1e-7
         self._thresholds = np.array([0.0 - eps] + inner + [1.0 + eps])
+        # Keras buckets the predictions (clipped to [0, 1]) when the thresholds are evenly spread
+        self._thresholds_distributed_evenly = thresholds is None or _evenly_distributed([0.0] + inner + [1.0])
         self.multi_label = bool(multi_label)
         self.num_labels = num_labels
         if label_weights is not None:
@@ -741,6 +734,8 @@ class AUC(Metric):
             self._build(int(y_pred.shape[1]))
         if self._from_logits:
             y_pred = math_ops.sigmoid(math_ops.cast(y_pred, self._dtype))
+        if self._thresholds_distributed_evenly:  # as Keras does before bucketing
+            y_pred = math_ops.clip_by_value(math_ops.cast(y_pred, self._dtype), 0.0, 1.0)
         _update_confusion_matrix(
             {
                 "tp": self.true_positives,

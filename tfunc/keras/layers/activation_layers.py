@@ -72,6 +72,8 @@ class Softmax(_Elementwise):
     def call(self, inputs, mask=None):
         if mask is not None:
             raise ValueError("tfunc.keras layers do not propagate masks: Softmax(mask=...) is not supported.")
-        if isinstance(self.axis, (list, tuple)):  # over several axes: exp(x - logsumexp(x))
+        if isinstance(self.axis, (list, tuple)) and len(self.axis) > 1:  # over several axes: exp(x - logsumexp(x))
             return math_ops.exp(inputs - reduction_ops.reduce_logsumexp(inputs, axis=list(self.axis), keepdims=True))
-        return nn_ops.softmax(inputs, axis=self.axis)
+        axis = self.axis[0] if isinstance(self.axis, (list, tuple)) else self.axis
+        # the losses compute from the logits, as with Keras's activations.softmax
+        return _activations._attach_logits(nn_ops.softmax(inputs, axis=axis), inputs, "softmax")

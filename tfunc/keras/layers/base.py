@@ -165,38 +165,46 @@ class Layer(Module):
             if isinstance(child, Layer):
                 child.trainable = value
 
+    def _tfunc_weight_entries(self, trainable=True) -> list:
+        """``(variable, trainable)`` for every weight, in Keras 3's order: the layer's own
+        variables (those created trainable, then the others, as Keras keeps them in two lists),
+        then each sublayer's weights in turn. A weight counts as trainable if it was created
+        trainable and this layer and every layer above it are trainable (Keras marks the
+        variables of a frozen layer non-trainable). The first occurrence of a shared weight wins."""
+        trainable = trainable and self.trainable
+        own, subs = [], []
+        for child in self._children():
+            (own if isinstance(child, Variable) else subs).append(child)
+        out = [(v, trainable) for v in own if v.trainable] + [(v, False) for v in own if not v.trainable]
+        for child in subs:
+            if isinstance(child, Layer):
+                out.extend(child._tfunc_weight_entries(trainable))
+            else:  # a tfunc.Module (not tracked by Keras): its trainable variables first, as a layer's own
+                out.extend((v, trainable) for v in child.trainable_variables)
+                out.extend((v, False) for v in child.non_trainable_variables)
+        seen, unique = set(), []
+        for v, t in out:
+            if id(v) not in seen:
+                seen.add(id(v))
+                unique.append((v, t))
+        return unique
+
     @property
     def trainable_weights(self) -> list:
-        if not self.trainable:
-            return []
-        out = []
-        for child in self._children():
-            if isinstance(child, Variable):
-                if child.trainable:
-                    out.append(child)
-            elif isinstance(child, Layer):
-                out.extend(child.trainable_weights)
-            else:
-                out.extend(child.trainable_variables)
-        return _dedup(out)
+        """The trainable weights, in :attr:`weights` order (empty for a frozen layer)."""
+        return [v for v, t in self._tfunc_weight_entries() if t]
 
     @property
     def non_trainable_weights(self) -> list:
-        out = []
-        for child in self._children():
-            if isinstance(child, Variable):
-                if not self.trainable or not child.trainable:
-                    out.append(child)
-            elif isinstance(child, Layer):
-                out.extend(child.weights if not self.trainable else child.non_trainable_weights)
-            else:
-                out.extend(child.variables if not self.trainable else child.non_trainable_variables)
-        return _dedup(out)
+        """The non-trainable weights (all of them for a frozen layer), in :attr:`weights` order."""
+        return [v for v, t in self._tfunc_weight_entries() if not t]
 
     @property
     def weights(self) -> list:
-        """All weights: trainable ones first, then non-trainable ones."""
-        return _dedup(self.trainable_weights + self.non_trainable_weights)
+        """All weights in Keras 3's order: layer by layer, each layer's own weights (trainable
+        ones as created, then non-trainable ones) before its sublayers'. Freezing a layer does
+        not move its weights."""
+        return [v for v, _ in self._tfunc_weight_entries()]
 
     @property
     def trainable_variables(self) -> list:

@@ -154,6 +154,8 @@ class Embedding(PolicyLayer):
         ids = convert_to_tensor(inputs)
         if ids.dtype not in (D.int32, D.int64):
             ids = math_ops.cast(ids, D.int32)
+        # a negative id counts from the end, as Keras 3's ops.take does on TensorFlow (-1: the last row)
+        ids = math_ops.where(math_ops.less(ids, 0), ids + math_ops.cast(self.input_dim, ids.dtype), ids)
         return self._compute(array_ops.gather(self.embeddings, ids))
 
     def compute_output_shape(self, input_shape):

@@ -21,8 +21,16 @@ def _tensor_list(layer, inputs, minimum=2):
     return [convert_to_tensor(x) for x in inputs]
 
 
+def _sum(xs):
+    """The sum of the inputs, broadcasting them against each other as Keras 3's ``Add`` does."""
+    out = xs[0]
+    for x in xs[1:]:
+        out = out + x
+    return out
+
+
 class _Merge(PolicyLayer):
-    _minimum = 2
+    _minimum = 1  # Keras 3 merges a list of one tensor too (into itself)
 
     def _merge(self, xs):
         raise NotImplementedError
@@ -42,7 +50,7 @@ class Add(_Merge):
     """The elementwise sum of the inputs (broadcasting as the ops do)."""
 
     def _merge(self, xs):
-        return math_ops.add_n(xs)
+        return _sum(xs)
 
 
 class Subtract(_Merge):
@@ -68,7 +76,7 @@ class Average(_Merge):
     """The elementwise mean of the inputs."""
 
     def _merge(self, xs):
-        return math_ops.add_n(xs) / float(len(xs))
+        return _sum(xs) / float(len(xs))
 
 
 class Maximum(_Merge):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...api import math_ops, random_ops
+from ...api import creation_ops, math_ops, random_ops
 from ...api.variables import Variable
 from ...core.shapes import TensorShape
 from ...eager.convert import convert_to_tensor
@@ -50,10 +50,14 @@ class Dropout(PolicyLayer):
             if not _is_symbolic(training):
                 training = bool(training)
             else:
-                dropped = random_ops.dropout(x, self.rate, noise_shape=self._noise_shape(x), seed=self.seed)
-                return math_ops.where(training, dropped, x)
+                return math_ops.where(training, self._drop(x), x)
         if not training:
             return x
+        return self._drop(x)
+
+    def _drop(self, x):
+        if self.rate >= 1.0:  # Keras 3 accepts rate=1.0: everything is dropped
+            return creation_ops.zeros_like(x)
         return random_ops.dropout(x, self.rate, noise_shape=self._noise_shape(x), seed=self.seed)
 
     def compute_output_shape(self, input_shape):

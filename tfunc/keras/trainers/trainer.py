@@ -632,8 +632,8 @@ class Trainer:
 
     @_in_strategy_scope
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
-        """One training step on one batch; returns the (running) loss and metrics as ``evaluate``
-        does (the metrics are not reset between calls, as in Keras 3)."""
+        """One training step on one batch; returns the loss and metrics of that batch alone (the
+        metrics are reset before the step, as Keras 3 does)."""
         self._assert_compile_called("train_on_batch")
         if class_weight is not None:
             if sample_weight is not None:
@@ -644,18 +644,23 @@ class Trainer:
             sample_weight = class_weight_to_sample_weights(y, class_weight)
         batch = to_tensors(self._tfunc_local_batch(pack_x_y_sample_weight(x, y, sample_weight)))
         self._symbolic_build(batch)
-        logs = self._tfunc_batch_logs(self.make_train_function()([batch]))
+        train_function = self.make_train_function()
+        self.reset_metrics()
+        logs = self._tfunc_batch_logs(train_function([batch]))
         if return_dict:
             return logs
         return self._flatten_metrics_in_order(logs)
 
     @_in_strategy_scope
     def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
-        """The (running) loss and metrics of one batch, without training."""
+        """The loss and metrics of one batch, without training (the metrics are reset first, as
+        Keras 3 does)."""
         self._assert_compile_called("test_on_batch")
         batch = to_tensors(self._tfunc_local_batch(pack_x_y_sample_weight(x, y, sample_weight)))
         self._symbolic_build(batch)
-        logs = self._tfunc_batch_logs(self.make_test_function()([batch]))
+        test_function = self.make_test_function()
+        self.reset_metrics()
+        logs = self._tfunc_batch_logs(test_function([batch]))
         if return_dict:
             return logs
         return self._flatten_metrics_in_order(logs)
