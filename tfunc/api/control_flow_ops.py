@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import threading
 
+import numpy as np
+
 from ..core import nest
 from ..core.context import ctx, record_operation
 from ..core.shapes import (
@@ -340,6 +342,14 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     return true_fn() if bool(pred) else false_fn()
 
 
+def _eager_loop_values(values):
+    """``values`` with its Python and NumPy leaves converted to tensors."""
+    return nest.map_structure(
+        lambda v: convert_to_tensor(v) if isinstance(v, (bool, int, float, complex, np.ndarray, np.generic)) else v,
+        values,
+    )
+
+
 def while_loop(
     cond,
     body,
@@ -366,9 +376,15 @@ def while_loop(
         return out
 
     if ctx.graph is None:
-        vs, i = loop_vars, 0
+        # Python and NumPy values become tensors, as in TensorFlow (and in a traced loop)
+        vs, i = _eager_loop_values(loop_vars), 0
         while (maximum_iterations is None or i < maximum_iterations) and bool(cond(*args(vs))):
-            vs = normalize(body(*args(vs)))
+            out = normalize(body(*args(vs)))
+            try:
+                nest.assert_same_structure(loop_vars, out, check_types=False, expand_composites=True)
+            except (ValueError, TypeError) as e:
+                raise ValueError(f"The loop body must return the structure of loop_vars: {e}") from None
+            vs = _eager_loop_values(out)
             i += 1
         return vs
     # Composite loop variables (a TensorArray) travel as their component tensors.

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import dtypes as D
-from ..core.context import eager_scope
+from ..core.context import ctx, eager_scope
 from ..core.errors import InvalidArgumentError
 from ..core.shapes import to_tuple
 from ..eager.convert import constant, convert_to_tensor
@@ -19,7 +19,7 @@ from ..eager.dispatch import call
 from ..eager.tensor import EagerTensor, Tensor
 from ..ops.creation import eye_op, fill_op, fill_value_op, ones_like_op, range_op, zeros_like_op
 from . import math_ops
-from .array_ops import _partial_dims, _static_ints
+from .array_ops import _partial_dims, _static_ints, concat, expand_dims, reshape
 from .array_ops import shape as shape_of
 
 
@@ -128,7 +128,6 @@ def linspace(start, stop, num, name=None, axis=0):
     Python or eager values give a constant (a trace sees its static value); a symbolic
     ``start``/``stop``, or eager ones while a gradient tape records, go through differentiable
     ops, so gradients reach them."""
-    from ..core.context import ctx
 
     s = convert_to_tensor(start)
     e = convert_to_tensor(stop, dtype=s.dtype)
@@ -155,7 +154,6 @@ def linspace(start, stop, num, name=None, axis=0):
         delta = (ev - sv) / np.asarray(max(n - 1, 1), dt._np)
         value = np.concatenate([sv, sv + index * delta, ev], axis=ax)
         return constant(np.take(value, np.arange(n), axis=ax).astype(dt._np), dt)
-    from .array_ops import concat, expand_dims, reshape
 
     sx, ex = expand_dims(s, ax), expand_dims(e, ax)
     steps = max(n - 1, 1) if known is not None else math_ops.maximum(n - 1, 1)

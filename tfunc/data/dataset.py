@@ -46,6 +46,7 @@ from ..function.autograph.operators import stage_dataset_loop
 from ..function.function import Function, function
 from ..function.trace_type import RuntimeValueType
 from .iterator import Iterator
+from .options import Options
 from .symbolic import SymbolicDataset, SymbolicIterator
 
 __all__ = ["Dataset", "AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY"]
@@ -55,6 +56,23 @@ INFINITE_CARDINALITY = -1
 UNKNOWN_CARDINALITY = -2
 
 _INT64_MAX = int(np.iinfo(np.int64).max)
+
+# The datasets (and dataset-making functions) of the transformations kept in their own
+# modules (padding, nested, stateful, sampling, files): each registers itself here under
+# its method's name when tfunc.data is imported, and the methods below build them.
+_KINDS: dict = {}
+
+
+def register_kind(name: str):
+    """Class or function decorator: ``Dataset.<name>`` builds it."""
+
+    def register(kind):
+        _KINDS[name] = kind
+        return kind
+
+    return register
+
+
 _BLOCK = 1024  # range values and shuffle draws are made this many at a time
 _END = object()
 
@@ -276,6 +294,16 @@ class Dataset(abc.ABC):
             variant_tensor(self), self.element_spec, extra_test, body, get_state, set_state, names
         )
 
+    def _ag_enumerate(self, start):
+        """``enumerate(dataset)`` in converted code: ``dataset.enumerate(start)``."""
+        return self.enumerate(start)
+
+    def _ag_zip(self, *others):
+        """``zip(dataset, ...)`` in converted code: ``Dataset.zip`` when all are datasets."""
+        if not all(isinstance(d, Dataset) for d in others):
+            return NotImplemented
+        return Dataset.zip((self, *others))
+
     def as_numpy_iterator(self):
         """Iterates over the elements with every tensor as a NumPy value."""
         for element in Iterator(self):
@@ -348,12 +376,12 @@ class Dataset(abc.ABC):
     @staticmethod
     def counter(start=0, step=1, dtype=_dtypes.int64, name=None) -> "Dataset":
         """``start, start + step, ...`` forever, as scalars of ``dtype``."""
-        return _sampling.CounterDataset(start, step, dtype)
+        return _KINDS["counter"](start, step, dtype)
 
     @staticmethod
     def random(seed=None, rerandomize_each_iteration=None, name=None) -> "Dataset":
         """An endless stream of random int64 scalars."""
-        return _sampling.RandomDataset(seed, rerandomize_each_iteration)
+        return _KINDS["random"](seed, rerandomize_each_iteration)
 
     @staticmethod
     def sample_from_datasets(
@@ -362,20 +390,20 @@ class Dataset(abc.ABC):
         """Each element from one of ``datasets`` drawn at random with probabilities
         proportional to ``weights``; an exhausted dataset is skipped unless
         ``stop_on_empty_dataset``."""
-        return _sampling.sample_from_datasets(
+        return _KINDS["sample_from_datasets"](
             datasets, weights, seed, stop_on_empty_dataset, rerandomize_each_iteration
         )
 
     @staticmethod
     def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True) -> "Dataset":
         """Element ``k`` from ``datasets[c]``, ``c`` being the k-th int64 scalar of ``choice_dataset``."""
-        return _sampling.choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset)
+        return _KINDS["choose_from_datasets"](datasets, choice_dataset, stop_on_empty_dataset)
 
     @staticmethod
     def list_files(file_pattern, shuffle=None, seed=None, name=None) -> "Dataset":
         """The file names matching ``file_pattern`` (a glob or a list of them), shuffled
         unless ``shuffle=False``."""
-        return _files.list_files(file_pattern, shuffle, seed)
+        return _KINDS["list_files"](file_pattern, shuffle, seed)
 
     # --- transformations ---------------------------------------------------------------
     def batch(
@@ -391,7 +419,7 @@ class Dataset(abc.ABC):
         """Batches elements of different shapes: each component is padded at the end of
         every dimension to ``padded_shapes`` (its element_spec shape if None), a dimension
         of -1 or None to the largest in the batch, with ``padding_values`` (0, or b"")."""
-        return _padding.PaddedBatchDataset(self, batch_size, padded_shapes, padding_values, drop_remainder)
+        return _KINDS["padded_batch"](self, batch_size, padded_shapes, padding_values, drop_remainder)
 
     def rebatch(self, batch_size, drop_remainder=False, name=None) -> "Dataset":
         """The rows of this batched dataset in new batches of ``batch_size``."""
@@ -416,7 +444,7 @@ class Dataset(abc.ABC):
 
     def flat_map(self, map_func, name=None) -> "Dataset":
         """The elements of the datasets ``map_func`` returns for each element, in order."""
-        return _nested.FlatMapDataset(self, map_func)
+        return _KINDS["flat_map"](self, map_func)
 
     def interleave(
         self, map_func, cycle_length=None, block_length=1, num_parallel_calls=None, deterministic=None, name=None
@@ -427,17 +455,17 @@ class Dataset(abc.ABC):
             n = _int_arg(num_parallel_calls, "num_parallel_calls")
             if n <= 0 and n != AUTOTUNE:
                 raise InvalidArgumentError(None, None, "num_parallel_calls must be greater than zero.")
-        return _nested.InterleaveDataset(self, map_func, cycle_length, block_length)
+        return _KINDS["interleave"](self, map_func, cycle_length, block_length)
 
     def window(self, size, shift=None, stride=1, drop_remainder=False, name=None) -> "Dataset":
         """Windows of ``size`` elements (every ``stride``-th), one starting every ``shift``
         elements; each window is a dataset per component (``DatasetSpec`` elements)."""
-        return _nested.WindowDataset(self, size, shift, stride, drop_remainder)
+        return _KINDS["window"](self, size, shift, stride, drop_remainder)
 
     def group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None, name=None) -> "Dataset":
         """Groups elements by ``key_func`` (an int64 scalar); each full group, and what is
         left of each group at the end, becomes ``reduce_func(key, group_dataset)``."""
-        return _nested.GroupByWindowDataset(self, key_func, reduce_func, window_size, window_size_func)
+        return _KINDS["group_by_window"](self, key_func, reduce_func, window_size, window_size_func)
 
     def bucket_by_sequence_length(
         self,
@@ -455,7 +483,7 @@ class Dataset(abc.ABC):
         ``bucket_boundaries[0]`` goes to bucket 0, and so on; bucket ``i`` is batched by
         ``bucket_batch_sizes[i]`` and padded (to its boundary - 1 with
         ``pad_to_bucket_boundary``)."""
-        return _nested.bucket_by_sequence_length(
+        return _KINDS["bucket_by_sequence_length"](
             self,
             element_length_func,
             bucket_boundaries,
@@ -470,15 +498,15 @@ class Dataset(abc.ABC):
     def scan(self, initial_state, scan_func, name=None) -> "Dataset":
         """``scan_func(state, element) -> (new_state, output)`` from ``initial_state``; the
         outputs are the elements."""
-        return _stateful.ScanDataset(self, initial_state, scan_func)
+        return _KINDS["scan"](self, initial_state, scan_func)
 
     def take_while(self, predicate, name=None) -> "Dataset":
         """The elements up to the first one for which ``predicate`` is false."""
-        return _stateful.TakeWhileDataset(self, predicate)
+        return _KINDS["take_while"](self, predicate)
 
     def unique(self, name=None) -> "Dataset":
         """Each distinct element once (int32, int64 or string elements)."""
-        return _stateful.UniqueDataset(self)
+        return _KINDS["unique"](self)
 
     def filter(self, predicate, name=None) -> "Dataset":
         """Keeps the elements for which ``predicate`` returns a true bool scalar."""
@@ -530,7 +558,7 @@ class Dataset(abc.ABC):
 
     def options(self):
         """The :class:`Options` set on this dataset and the datasets it is made from."""
-        merged = _options.Options()
+        merged = Options()
         for d in self._input_datasets():
             merged = merged.merge(d.options())
         return merged
@@ -1064,7 +1092,7 @@ class _CacheDataset(_UnaryDataset):
 class _OptionsDataset(_UnaryDataset):
     def __init__(self, input_dataset, options):
         super().__init__(input_dataset)
-        if not isinstance(options, _options.Options):
+        if not isinstance(options, Options):
             raise TypeError(f"Dataset.with_options() needs a tfunc.data.Options, got {options!r}.")
         self._own_options = options
 
@@ -1076,12 +1104,3 @@ class _OptionsDataset(_UnaryDataset):
 
     def options(self):
         return self._input.options().merge(self._own_options)
-
-
-# The transformations defined in their own modules (which build on the classes above).
-from . import files as _files  # noqa: E402
-from . import nested as _nested  # noqa: E402
-from . import options as _options  # noqa: E402
-from . import padding as _padding  # noqa: E402
-from . import sampling as _sampling  # noqa: E402
-from . import stateful as _stateful  # noqa: E402

@@ -14,7 +14,7 @@ from ..core.errors import InvalidArgumentError, NotFoundError
 from ..core.specs import TensorSpec
 from ..eager.convert import convert_to_tensor
 from ..eager.tensor import EagerTensor
-from .dataset import UNKNOWN_CARDINALITY, Dataset, _TensorSliceDataset
+from .dataset import UNKNOWN_CARDINALITY, Dataset, _TensorSliceDataset, register_kind
 
 __all__ = ["TextLineDataset", "list_files"]
 
@@ -73,6 +73,7 @@ class TextLineDataset(Dataset):
         return UNKNOWN_CARDINALITY
 
 
+@register_kind("list_files")
 def list_files(file_pattern, shuffle=None, seed=None, name=None) -> Dataset:
     """``tf.data.Dataset.list_files``: the files matching the glob pattern(s), as
     strings, sorted, then shuffled unless ``shuffle=False``; an error if none match."""

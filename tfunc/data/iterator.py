@@ -7,7 +7,7 @@ from ..core.context import ctx, init_scope
 from ..core.errors import OutOfRangeError
 from ..function.autograph.operators import stage_dataset_loop
 from ..function.trace_type import RuntimeValueType
-from .symbolic import SymbolicIterator
+from .symbolic import SymbolicIterator, count_traced_pull
 
 __all__ = ["Iterator"]
 
@@ -35,6 +35,7 @@ class Iterator:
 
     def __next__(self):
         if ctx.graph is not None:  # inside a traced function: pull the element at run time
+            count_traced_pull(self)
             return get_next(variant_tensor(self), self.element_spec)
         with init_scope():
             return next(self._elements)

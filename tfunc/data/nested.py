@@ -31,6 +31,7 @@ from .dataset import (
     _int_arg,
     _positive,
     _UnaryDataset,
+    register_kind,
 )
 
 __all__ = [
@@ -117,6 +118,7 @@ class _DatasetMapping(_UnaryDataset):
         return UNKNOWN_CARDINALITY
 
 
+@register_kind("flat_map")
 class FlatMapDataset(_DatasetMapping):
     _method = "flat_map"
 
@@ -125,6 +127,7 @@ class FlatMapDataset(_DatasetMapping):
             yield from _dataset_result(self._func, element)._elements()
 
 
+@register_kind("interleave")
 class InterleaveDataset(_DatasetMapping):
     """TensorFlow's interleave: ``cycle_length`` datasets open at once, ``block_length``
     elements from each in turn; a finished one's slot takes the next input element
@@ -171,6 +174,7 @@ class InterleaveDataset(_DatasetMapping):
             index, taken = (index + 1) % cycle, 0
 
 
+@register_kind("window")
 class WindowDataset(_UnaryDataset):
     def __init__(self, input_dataset, size, shift, stride, drop_remainder):
         super().__init__(input_dataset)
@@ -232,6 +236,7 @@ def _window(members, spec):
     return nest.pack_sequence_as(spec, [ElementsDataset(list(column), s) for column, s in zip(columns, specs)])
 
 
+@register_kind("group_by_window")
 class GroupByWindowDataset(_UnaryDataset):
     """Elements grouped by an int64 key; a group is passed to ``reduce_func`` as a dataset
     once it holds its window size, and what is left of every group at the end of the
@@ -295,6 +300,7 @@ class GroupByWindowDataset(_UnaryDataset):
         return UNKNOWN_CARDINALITY
 
 
+@register_kind("bucket_by_sequence_length")
 def bucket_by_sequence_length(
     dataset,
     element_length_func,

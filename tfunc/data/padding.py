@@ -17,11 +17,12 @@ from ..core.specs import TensorSpec
 from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import array_module
 from ..eager.tensor import EagerTensor
-from .dataset import _BatchDataset, _chunks, _flatten_up_to
+from .dataset import _BatchDataset, _chunks, _flatten_up_to, register_kind
 
 __all__ = ["PaddedBatchDataset"]
 
 
+@register_kind("padded_batch")
 class PaddedBatchDataset(_BatchDataset):
     def __init__(self, input_dataset, batch_size, padded_shapes, padding_values, drop_remainder):
         super().__init__(input_dataset, batch_size, drop_remainder)

@@ -22,11 +22,13 @@ from .dataset import (
     _common_spec,
     _int_arg,
     _seed_key,
+    register_kind,
 )
 
 __all__ = ["CounterDataset", "DirectedInterleaveDataset", "RandomDataset", "sample_from_datasets"]
 
 
+@register_kind("counter")
 class CounterDataset(Dataset):
     """``start, start + step, ...`` forever, as scalars of ``dtype``."""
 
@@ -48,6 +50,7 @@ class CounterDataset(Dataset):
         return INFINITE_CARDINALITY
 
 
+@register_kind("random")
 class RandomDataset(Dataset):
     """An endless stream of random int64 scalars (the same on every pass unless
     ``rerandomize_each_iteration``)."""
@@ -121,6 +124,7 @@ class DirectedInterleaveDataset(Dataset):
         return UNKNOWN_CARDINALITY
 
 
+@register_kind("choose_from_datasets")
 def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
     """``tf.data.Dataset.choose_from_datasets``: element ``k`` comes from
     ``datasets[choice_k]``, the choices being the int64 scalars of ``choice_dataset``."""
@@ -140,6 +144,7 @@ def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
     return DirectedInterleaveDataset(datasets, selector, stop_on_empty_dataset, what)
 
 
+@register_kind("sample_from_datasets")
 def sample_from_datasets(
     datasets, weights=None, seed=None, stop_on_empty_dataset=False, rerandomize_each_iteration=None
 ):

@@ -16,6 +16,7 @@ from .dataset import (
     _spec_of,
     _to_tensors,
     _UnaryDataset,
+    register_kind,
 )
 
 __all__ = ["ScanDataset", "TakeWhileDataset", "UniqueDataset"]
@@ -27,6 +28,7 @@ def _callable(func, what: str):
     return func
 
 
+@register_kind("scan")
 class ScanDataset(_UnaryDataset):
     """``scan_func(state, element) -> (new_state, output)``; the outputs are the elements."""
 
@@ -61,6 +63,7 @@ class ScanDataset(_UnaryDataset):
             raise
 
 
+@register_kind("take_while")
 class TakeWhileDataset(_UnaryDataset):
     def __init__(self, input_dataset, predicate):
         super().__init__(input_dataset)
@@ -85,6 +88,7 @@ class TakeWhileDataset(_UnaryDataset):
 _UNIQUE_DTYPES = (_dtypes.int32, _dtypes.int64, _dtypes.string)
 
 
+@register_kind("unique")
 class UniqueDataset(_UnaryDataset):
     """Each distinct element once, in order of first appearance."""
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..api import dataset_ops
 from ..core import nest
+from ..core.errors import OperatorNotAllowedInGraphError
 from ..function.autograph.operators import stage_dataset_loop
 
 
@@ -52,6 +53,23 @@ class SymbolicDataset:
         return f"<SymbolicDataset element_spec={self._element_spec!r}>"
 
 
+# ``next`` on an iterator while tracing adds a node and never ends the iteration (the
+# elements exist only at run time), so a Python loop over one would trace forever.
+MAX_TRACED_PULLS = 10_000
+
+
+def count_traced_pull(iterator) -> None:
+    """Counts one ``next`` on ``iterator`` while tracing; an error past MAX_TRACED_PULLS."""
+    iterator._traced_pulls = getattr(iterator, "_traced_pulls", 0) + 1
+    if iterator._traced_pulls > MAX_TRACED_PULLS:
+        raise OperatorNotAllowedInGraphError(
+            f"More than {MAX_TRACED_PULLS} elements were pulled from a dataset iterator while tracing: "
+            "a Python loop over a dataset inside a tfunc.function never ends, because its elements "
+            "exist only at run time. Loop with a `for` statement over the dataset (AutoGraph stages "
+            "it, also through enumerate() and zip()), or use dataset.reduce()."
+        )
+
+
 class SymbolicIterator:
     """An iterator inside a traced function: each ``next`` pulls an element at run time."""
 
@@ -64,6 +82,7 @@ class SymbolicIterator:
         return self._element_spec
 
     def __next__(self):
+        count_traced_pull(self)
         return dataset_ops.get_next(self._handle, self._element_spec)
 
     get_next = __next__

@@ -135,12 +135,13 @@ class EagerTensor(Tensor):
 
     # --- values --------------------------------------------------------------
     def numpy(self):
-        """The value as NumPy (a copy from the GPU; the host array itself on the CPU)."""
+        """The value as NumPy (a copy from the GPU; the host array itself on the CPU); a
+        scalar tensor gives a NumPy scalar, as in TensorFlow."""
         v = self._value
         if _on_gpu(v):
-            return v.get()
-        if self._dtype.is_string and isinstance(v, np.ndarray) and v.ndim == 0:
-            return v[()]
+            v = v.get()
+        if isinstance(v, np.ndarray) and v.ndim == 0:
+            return v[()]  # a NumPy scalar (np.int32(3), bytes), as TensorFlow's: hashable
         return v
 
     def __array__(self, dtype=None, copy=None):

@@ -22,6 +22,7 @@ import warnings
 from ..api import array_ops, math_ops, nn_ops, reduction_ops
 from ..core import dtypes as D
 from ..eager.convert import convert_to_tensor
+from . import activations
 
 __all__ = [
     "Loss",
@@ -124,7 +125,6 @@ def _get_logits(output, from_logits, activation, fn_name):
     or ``sigmoid`` (``activation``) computed ``output`` from, when it did, as Keras 3's
     TensorFlow backend recovers them (the crossentropy is then computed from the logits, without
     clipping, and so is its gradient)."""
-    from . import activations
 
     logits = activations.keras_logits(output, activation)
     if logits is None:

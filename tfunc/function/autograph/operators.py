@@ -31,6 +31,7 @@ from ...api.array_ops import shape
 from ...api.creation_ops import range as tf_range
 from ...api.dataset_ops import build_dataset_loop
 from ...api.math_ops import logical_not
+from ...core import dtypes as D
 from ...core import nest
 from ...core.context import ctx
 from ...core.shapes import TensorShape, format_shape
@@ -852,7 +853,38 @@ def _range(*args):
     return range(*args)
 
 
-_BUILTINS = {len: _len, range: _range}
+def _enumerate(iterable, start=0):
+    """``enumerate`` of a dataset is ``dataset.enumerate(start)``, a dataset a converted loop
+    stages (Python's enumerate would pull elements from a traced iterator forever)."""
+    hook = getattr(iterable, "_ag_enumerate", None)
+    return hook(start) if hook is not None else enumerate(iterable, start)
+
+
+def _zip(*iterables, **kwargs):
+    """``zip`` of datasets is ``Dataset.zip``, for the same reason as :func:`_enumerate`."""
+    hook = getattr(iterables[0], "_ag_zip", None) if iterables and not kwargs else None
+    if hook is not None:
+        zipped = hook(*iterables[1:])
+        if zipped is not NotImplemented:
+            return zipped
+    return zip(*iterables, **kwargs)
+
+
+def _int(x=0, *args):
+    """``int(t)`` of a tensor in converted code is a cast to int32, as in TensorFlow."""
+    if isinstance(x, Tensor) and not args:
+        return math_ops.cast(x, D.int32)
+    return int(x, *args)
+
+
+def _float(x=0.0):
+    """``float(t)`` of a tensor in converted code is a cast to float32, as in TensorFlow."""
+    if isinstance(x, Tensor):
+        return math_ops.cast(x, D.float32)
+    return float(x)
+
+
+_BUILTINS = {len: _len, range: _range, enumerate: _enumerate, zip: _zip, int: _int, float: _float}
 
 
 def converted_call(f, args=(), kwargs=None, caller_fn_scope=None, options=None):
@@ -864,7 +896,7 @@ def converted_call(f, args=(), kwargs=None, caller_fn_scope=None, options=None):
         else:
             f = convert(f)
     else:
-        override = _BUILTINS.get(f) if type(f) is types.BuiltinFunctionType or f is range else None
+        override = _BUILTINS.get(f) if type(f) is types.BuiltinFunctionType or type(f) is type else None
         if override is not None:
             f = override
     if kwargs:
