@@ -8,7 +8,23 @@ from __future__ import annotations
 
 from ..api.array_ops import sum_to_like
 from ..api.creation_ops import ones_like, zeros_like
-from ..api.math_ops import cast, cos, floor, log, minimum, pow, relu_grad, sigmoid, sign, sin, sqrt_grad, where
+from ..api.math_ops import (
+    cast,
+    cos,
+    cosh,
+    floor,
+    log,
+    minimum,
+    pow,
+    relu_grad,
+    rsqrt,
+    sigmoid,
+    sign,
+    sin,
+    sinh,
+    sqrt_grad,
+    where,
+)
 from .registry import no_gradient, register_gradient
 
 # Piecewise constant, integer-, or boolean-valued: no gradient flows to their inputs.
@@ -102,6 +118,61 @@ def _cos_grad(op, dy):
 def _tan_grad(op, dy):
     """Returns dy * (1 + tan(x) ** 2)."""
     return [dy * (1 + op.outputs[0] * op.outputs[0])]
+
+
+@register_gradient("asin")
+def _asin_grad(op, dy):
+    """Returns dy / sqrt(1 - x**2)."""
+    x = op.inputs[0]
+    return [dy * rsqrt(1 - x * x)]
+
+
+@register_gradient("acos")
+def _acos_grad(op, dy):
+    """Returns -dy / sqrt(1 - x**2)."""
+    x = op.inputs[0]
+    return [-dy * rsqrt(1 - x * x)]
+
+
+@register_gradient("atan")
+def _atan_grad(op, dy):
+    """Returns dy / (1 + x**2)."""
+    x = op.inputs[0]
+    return [dy / (1 + x * x)]
+
+
+@register_gradient("sinh")
+def _sinh_grad(op, dy):
+    """Returns dy * cosh(x)."""
+    return [dy * cosh(op.inputs[0])]
+
+
+@register_gradient("cosh")
+def _cosh_grad(op, dy):
+    """Returns dy * sinh(x)."""
+    return [dy * sinh(op.inputs[0])]
+
+
+@register_gradient("asinh")
+def _asinh_grad(op, dy):
+    """Returns dy / cosh(asinh(x)) = dy / sqrt(x**2 + 1)."""
+    return [dy / cosh(op.outputs[0])]
+
+
+@register_gradient("atanh")
+def _atanh_grad(op, dy):
+    """Returns dy / (1 - x**2)."""
+    x = op.inputs[0]
+    return [dy / (1 - x * x)]
+
+
+@register_gradient("atan2")
+def _atan2_grad(op, dy):
+    """atan2(y, x): returns dy * x / (x**2 + y**2) for y and -dy * y / (x**2 + y**2) for x,
+    each reduced to its input's shape."""
+    y, x = op.inputs
+    scale = dy / (x * x + y * y)
+    return [sum_to_like(scale * x, y), sum_to_like(-scale * y, x)]
 
 
 @register_gradient("tanh")

@@ -125,6 +125,13 @@ sin_op = _def_unary("sin", "sin", cuda="out0 = sin(in0)", allowed=_FLOAT_COMPLEX
 cos_op = _def_unary("cos", "cos", cuda="out0 = cos(in0)", allowed=_FLOAT_COMPLEX, dtypes=_FC)
 tan_op = _def_unary("tan", "tan", cuda="out0 = tan(in0)", domain="unit")
 tanh_op = _def_unary("tanh", "tanh", cuda="out0 = tanh(in0)", allowed=_FLOAT_COMPLEX, dtypes=_FC)
+asin_op = _def_unary("asin", "arcsin", cuda="out0 = asin(in0)", domain="unit")
+acos_op = _def_unary("acos", "arccos", cuda="out0 = acos(in0)", domain="unit")
+atan_op = _def_unary("atan", "arctan", cuda="out0 = atan(in0)")
+sinh_op = _def_unary("sinh", "sinh", cuda="out0 = sinh(in0)")
+cosh_op = _def_unary("cosh", "cosh", cuda="out0 = cosh(in0)")
+asinh_op = _def_unary("asinh", "arcsinh", cuda="out0 = asinh(in0)")
+atanh_op = _def_unary("atanh", "arctanh", cuda="out0 = atanh(in0)", domain="unit")
 floor_op = _def_unary("floor", "floor", cuda="out0 = floor(in0)")
 ceil_op = _def_unary("ceil", "ceil", cuda="out0 = ceil(in0)")
 
@@ -467,6 +474,9 @@ pow_op = _def_binary(
     cuda="out0 = tf_pow(in0, in1)",
     host_sync="integer",
 )
+
+
+atan2_op = _def_binary("atan2", "arctan2", allowed=FLOATS, dtypes=_F, cuda="out0 = atan2(in0, in1)")
 
 
 # NaN propagates through maximum, minimum and relu, as in NumPy and TensorFlow (x != x: NaN).

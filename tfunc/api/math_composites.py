@@ -1,0 +1,128 @@
+"""``tf.math`` functions that TensorFlow's own Python builds from other ops, built the same
+way here: their gradients, tracing, optimization and fusion are those of the registered ops
+they are made of, so none of them needs its own kernel."""
+
+from __future__ import annotations
+
+from ..core import dtypes as D
+from ..core.errors import InvalidArgumentError
+from ..eager.convert import convert_to_tensor
+from ..eager.tensor import EagerTensor
+from . import math_ops as m
+from . import reduction_ops as r
+from .array_ops import one_hot, reshape
+from .creation_ops import zeros_like
+from .segment_ops import unsorted_segment_sum
+
+
+def _safe(divisor_is_zero, divisor, one):
+    """``divisor`` with 1 where ``divisor_is_zero``, so a discarded quotient is finite and so
+    is its gradient."""
+    return m.where(divisor_is_zero, one, divisor)
+
+
+def divide_no_nan(x, y, name=None):
+    """``x / y``, and 0 where ``y`` is 0 (even if ``x`` is 0, inf or NaN)."""
+    x, y = m._operands(x, y)
+    zero = m.equal(y, 0)
+    quotient = m.divide(x, _safe(zero, y, m.cast(1, y.dtype)))
+    return m.where(zero, zeros_like(quotient), quotient)
+
+
+def multiply_no_nan(x, y, name=None):
+    """``x * y``, and 0 where ``y`` is 0 (even if ``x`` is inf or NaN)."""
+    x, y = m._operands(x, y)
+    return m.multiply(m.where(m.equal(y, 0), zeros_like(y), x), y)  # x zeroed first: no inf * 0
+
+
+def xlogy(x, y, name=None):
+    """``x * log(y)``, and 0 where ``x`` is 0."""
+    x, y = m._operands(x, y)
+    zero = m.equal(x, 0)
+    return m.where(zero, m.multiply(x, 0), m.multiply(x, m.log(_safe(zero, y, m.cast(1, y.dtype)))))
+
+
+def xdivy(x, y, name=None):
+    """``x / y``, and 0 where ``x`` is 0."""
+    x, y = m._operands(x, y)
+    zero = m.equal(x, 0)
+    return m.where(zero, m.multiply(x, 0), m.divide(x, _safe(zero, y, m.cast(1, y.dtype))))
+
+
+def log_sigmoid(x, name=None):
+    """``log(sigmoid(x)) = -softplus(-x)``, finite for large negative ``x``."""
+    return m.negative(m.softplus(m.negative(convert_to_tensor(x))))
+
+
+def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
+    """The mean of the squared deviations from the mean over ``axis``."""
+    x = convert_to_tensor(input_tensor)
+    if not x.dtype.is_floating:
+        raise TypeError(f"reduce_variance needs a floating tensor, got {x.dtype.name}.")
+    mean = r.reduce_mean(x, axis=axis, keepdims=True)
+    return r.reduce_mean(m.squared_difference(x, mean), axis=axis, keepdims=keepdims)
+
+
+def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
+    """The square root of :func:`reduce_variance`."""
+    return m.sqrt(reduce_variance(input_tensor, axis=axis, keepdims=keepdims))
+
+
+def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
+    """``sqrt(sum(x**2))`` over ``axis``; integer tensors keep their dtype (the root truncated)."""
+    x = convert_to_tensor(input_tensor)
+    if x.dtype.is_integer:
+        total = r.reduce_sum(m.cast(m.multiply(x, x), D.float64), axis=axis, keepdims=keepdims)
+        return m.cast(m.sqrt(total), x.dtype)
+    return m.sqrt(r.reduce_sum(m.multiply(x, m.conj(x)) if x.dtype.is_complex else m.square(x), axis, keepdims))
+
+
+def count_nonzero(input, axis=None, keepdims=False, dtype=D.int64, name=None):
+    """The number of non-zero elements (non-empty strings, true booleans) over ``axis``."""
+    x = convert_to_tensor(input)
+    zero = b"" if x.dtype.is_string else (False if x.dtype.is_bool else 0)
+    return r.reduce_sum(m.cast(m.not_equal(x, convert_to_tensor(zero, x.dtype)), dtype), axis=axis, keepdims=keepdims)
+
+
+def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
+    """``log(cumsum(exp(x)))`` along ``axis``, shifted by the axis maximum so it neither
+    overflows nor underflows (an exclusive sum starts at log(0) = -inf)."""
+    x = convert_to_tensor(x)
+    if not x.dtype.is_floating:
+        raise TypeError(f"cumulative_logsumexp needs a floating tensor, got {x.dtype.name}.")
+    top = r.reduce_max(x, axis=axis, keepdims=True)
+    top = m.where(m.is_finite(top), top, m.multiply(top, 0))
+    total = r.cumsum(m.exp(m.subtract(x, top)), axis=axis, exclusive=exclusive, reverse=reverse)
+    return m.add(m.log(total), top)
+
+
+def in_top_k(targets, predictions, k, name=None):
+    """Whether each row's ``targets`` class is among its ``k`` largest ``predictions``: fewer
+    than ``k`` classes score strictly higher (ties at the boundary are all in, as in
+    TensorFlow); a row whose target score is not finite is False."""
+    p = convert_to_tensor(predictions)
+    t = convert_to_tensor(targets)
+    if p.shape.rank not in (2, None) or t.shape.rank not in (1, None):
+        raise InvalidArgumentError(
+            f"in_top_k: predictions must be a matrix and targets a vector, got {p.shape} and {t.shape}."
+        )
+    own = r.reduce_sum(m.multiply(p, one_hot(t, p.shape[-1], dtype=p.dtype)), axis=1)
+    higher = r.reduce_sum(m.cast(m.greater(p, reshape(own, [-1, 1])), D.int32), axis=1)
+    return m.logical_and(m.less(higher, k), m.is_finite(own))
+
+
+def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=D.int32, name=None):
+    """``matrix[i, j]``: the (weighted) number of examples of label ``i`` predicted as ``j``;
+    ``num_classes`` defaults to one more than the largest label or prediction."""
+    labels = m.cast(convert_to_tensor(labels), D.int64)
+    predictions = m.cast(convert_to_tensor(predictions), D.int64)
+    if num_classes is None:
+        top = [r.reduce_max(labels), r.reduce_max(predictions)]
+        if not all(isinstance(t, EagerTensor) for t in top):
+            raise ValueError("confusion_matrix inside a tfunc.function needs num_classes.")
+        num_classes = int(max(t.numpy() for t in top)) + 1
+    n = int(num_classes)
+    w = m.cast(convert_to_tensor(1 if weights is None else weights), dtype)
+    cells = m.add(m.multiply(labels, n), predictions)
+    w = m.add(w, m.cast(m.multiply(cells, 0), dtype))  # one weight per example
+    return reshape(unsorted_segment_sum(w, cells, n * n), [n, n])
