@@ -1284,6 +1284,7 @@ _UNARY = {
     "cosh": np.cosh,
     "asinh": np.arcsinh,
     "atanh": np.arctanh,
+    "erf": np.vectorize(math.erf, otypes=[float]),
     "floor": np.floor,
     "ceil": np.ceil,
     "round": _round,

@@ -6,12 +6,15 @@ op broadcast it.
 
 from __future__ import annotations
 
+import math
+
 from ..api.array_ops import sum_to_like
 from ..api.creation_ops import ones_like, zeros_like
 from ..api.math_ops import (
     cast,
     cos,
     cosh,
+    exp,
     floor,
     log,
     minimum,
@@ -173,6 +176,13 @@ def _atan2_grad(op, dy):
     y, x = op.inputs
     scale = dy / (x * x + y * y)
     return [sum_to_like(scale * x, y), sum_to_like(-scale * y, x)]
+
+
+@register_gradient("erf")
+def _erf_grad(op, dy):
+    """Returns dy * 2 / sqrt(pi) * exp(-x**2)."""
+    x = op.inputs[0]
+    return [dy * (2 / math.sqrt(math.pi)) * exp(-(x * x))]
 
 
 @register_gradient("tanh")

@@ -1,0 +1,188 @@
+"""``tf.nn`` functions that TensorFlow's own Python builds from other ops (or that are one
+registered op applied to reshaped inputs: the 1-D convolution and pooling, the separable
+convolution), built the same way here, so their gradients, tracing and fusion are those of
+the registered ops they are made of."""
+
+from __future__ import annotations
+
+import math
+
+from ..core.errors import InvalidArgumentError
+from ..eager.convert import convert_to_tensor
+from . import math_ops as m
+from .array_ops import concat, expand_dims, gather, squeeze
+from .clip_ops import clip_by_norm
+from .creation_ops import zeros_like
+from .nn_ops import conv2d, depthwise_conv2d
+from .pooling_ops import avg_pool2d, max_pool2d
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def gelu(features, approximate=False, name=None):
+    """``x * P(X <= x)`` for a standard normal X: ``0.5 x (1 + erf(x / sqrt(2)))``, or with
+    ``approximate`` the tanh form ``0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))``."""
+    x = convert_to_tensor(features)
+    if approximate:
+        inner = m.multiply(x + 0.044715 * m.pow(x, 3), math.sqrt(2 / math.pi))
+        return 0.5 * x * (1.0 + m.tanh(inner))
+    return 0.5 * x * (1.0 + m.erf(x * (1 / math.sqrt(2))))
+
+
+def selu(features, name=None):
+    """``scale * x`` for x >= 0, ``scale * alpha * (exp(x) - 1)`` below (Klambauer et al.)."""
+    x = convert_to_tensor(features)
+    negative = _SELU_SCALE * _SELU_ALPHA * m.expm1(m.minimum(x, 0))  # min: no exp overflow, no inf * 0
+    return m.where(m.less(x, 0), negative, _SELU_SCALE * x)
+
+
+def silu(features, beta=1.0, name=None):
+    """``x * sigmoid(beta * x)`` (swish)."""
+    x = convert_to_tensor(features)
+    return x * m.sigmoid(x * beta if beta != 1.0 else x)
+
+
+swish = silu
+
+
+def leaky_relu(features, alpha=0.2, name=None):
+    """``x`` for x > 0, ``alpha * x`` otherwise (the gradient at 0 is ``alpha``, as TF's)."""
+    x = convert_to_tensor(features)
+    if x.dtype.is_integer:
+        x = m.cast(x, "float32")
+    return m.where(m.greater(x, 0), x, x * alpha)
+
+
+def softsign(features, name=None):
+    """``x / (1 + |x|)``."""
+    x = convert_to_tensor(features)
+    return x / (1.0 + m.abs(x))
+
+
+def embedding_lookup(params, ids, max_norm=None, name=None):
+    """The rows of ``params`` named by ``ids``.  ``params`` may be a list of shards split by
+    TensorFlow 2's 'div' strategy (contiguous runs of ids); with ``max_norm`` each row is
+    scaled down to that L2 norm if it is longer."""
+    ids = convert_to_tensor(ids)
+    shards = (
+        [convert_to_tensor(p) for p in params] if isinstance(params, (list, tuple)) else [convert_to_tensor(params)]
+    )
+    if not shards:
+        raise ValueError("embedding_lookup needs at least one params tensor.")
+    if len(shards) == 1:
+        rows = gather(shards[0], ids)
+    else:
+        sizes = [s.shape[0] for s in shards]
+        if None in sizes:
+            raise ValueError("embedding_lookup over several shards needs their first dimensions known.")
+        # TensorFlow 2's 'div' strategy: ids split into contiguous runs, the first
+        # (total % n) shards one id longer, whatever the shards' own sizes
+        n, total = len(shards), sum(sizes)
+        per, extras = total // n, total % n
+        offsets = convert_to_tensor([sum(sizes[:k]) for k in range(n)], ids.dtype)
+        if per == 0:
+            shard, row = ids, ids * 0
+        else:
+            shard = m.maximum(ids // (per + 1), (ids - extras) // per)
+            row = m.where(m.less(shard, extras), ids % (per + 1), (ids - extras) % per)
+        rows = gather(concat(shards, axis=0), gather(offsets, shard) + row)
+    if max_norm is None:
+        return rows
+    rank = shards[0].shape.rank
+    if rank is None:
+        raise ValueError("embedding_lookup with max_norm needs params of known rank.")
+    axes = list(range(ids.shape.rank, ids.shape.rank + rank - 1)) if ids.shape.rank is not None else None
+    if axes is None:
+        raise ValueError("embedding_lookup with max_norm needs ids of known rank.")
+    return clip_by_norm(rows, max_norm, axes=axes) if axes else rows
+
+
+def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
+    """Sigmoid cross-entropy with the positive term weighted by ``pos_weight``:
+    ``(1 - z) x + (1 + (q - 1) z) (log(1 + exp(-|x|)) + max(-x, 0))``, TensorFlow's form."""
+    x = convert_to_tensor(logits)
+    z = convert_to_tensor(labels, dtype=x.dtype)
+    if not x.shape.is_compatible_with(z.shape):
+        raise ValueError(f"logits and labels must have the same shape, received ({x.shape} vs {z.shape}).")
+    log_weight = 1.0 + (pos_weight - 1.0) * z
+    return (1.0 - z) * x + log_weight * (m.log1p(m.exp(-m.abs(x))) + m.relu(-x))
+
+
+def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
+    """``exp(c) - z c`` for log-rate ``c`` and count ``z``; with ``compute_full_loss`` the
+    Stirling term ``z log z - z + 0.5 log(2 pi z)`` is added where z > 1."""
+    c = convert_to_tensor(log_input)
+    z = convert_to_tensor(targets, dtype=c.dtype)
+    if not c.shape.is_compatible_with(z.shape):
+        raise ValueError(f"log_input and targets must have the same shape, received ({c.shape} vs {z.shape}).")
+    result = m.exp(c) - c * z
+    if not compute_full_loss:
+        return result
+    safe = m.maximum(z, 1.0)  # the Stirling term is only used where z > 1: no log(0) there
+    stirling = safe * m.log(safe) - safe + 0.5 * m.log(2 * math.pi * safe)
+    small = m.logical_and(m.greater_equal(z, 0.0), m.less_equal(z, 1.0))
+    return result + m.where(small, zeros_like(result), stirling)
+
+
+def normalize_moments(counts, mean_ss, variance_ss, shift, name=None):
+    """``(mean, variance)`` from sufficient statistics: counts, the (shifted) sum and sum of
+    squares."""
+    divisor = m.reciprocal(convert_to_tensor(counts))
+    shifted_mean = convert_to_tensor(mean_ss) * divisor
+    mean = shifted_mean if shift is None else shifted_mean + shift
+    variance = convert_to_tensor(variance_ss) * divisor - m.square(shifted_mean)
+    return mean, variance
+
+
+def _nwc(data_format, fn):
+    if data_format not in (None, "NWC"):
+        raise ValueError(f"{fn} supports data_format='NWC' only, got {data_format!r}.")
+
+
+def _one_d(v, what, fn):
+    """A 1-D window argument (an int, or a list of 1 or 3 entries) as its single value."""
+    vals = [v] if isinstance(v, int) else list(v)
+    if len(vals) == 3:
+        if vals[0] != 1 or vals[2] != 1:
+            raise InvalidArgumentError(f"{fn}: {what} over the batch and channels must be 1, got {v!r}.")
+        vals = vals[1:2]
+    if len(vals) != 1:
+        raise ValueError(f"{fn}: {what} must be an int or a list of 1 or 3 entries, got {v!r}.")
+    return int(vals[0])
+
+
+def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, name=None):
+    """1-D convolution: input ``(batch, width, in_channels)``, filters ``(width, in, out)``;
+    conv2d over a height of 1."""
+    _nwc(data_format, "conv1d")
+    x = expand_dims(convert_to_tensor(input), 1)
+    f = expand_dims(convert_to_tensor(filters), 0)
+    d = 1 if dilations is None else _one_d(dilations, "dilations", "conv1d")
+    out = conv2d(x, f, [1, _one_d(stride, "stride", "conv1d")], padding, dilations=[1, d])
+    return squeeze(out, [1])
+
+
+def _pool1d(pool, fn, input, ksize, strides, padding, data_format):
+    _nwc(data_format, fn)
+    x = expand_dims(convert_to_tensor(input), 1)
+    k, s = _one_d(ksize, "ksize", fn), _one_d(strides, "strides", fn)
+    return squeeze(pool(x, [1, 1, k, 1], [1, 1, s, 1], padding), [1])
+
+
+def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
+    """Maximum over 1-D windows of ``(batch, width, channels)`` input."""
+    return _pool1d(max_pool2d, "max_pool1d", input, ksize, strides, padding, data_format)
+
+
+def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
+    """Mean over 1-D windows (with 'SAME' padding, over each window's real elements)."""
+    return _pool1d(avg_pool2d, "avg_pool1d", input, ksize, strides, padding, data_format)
+
+
+def separable_conv2d(
+    input, depthwise_filter, pointwise_filter, strides, padding, data_format=None, dilations=None, name=None
+):
+    """A depthwise convolution followed by a 1x1 convolution mixing its channels."""
+    depthwise = depthwise_conv2d(input, depthwise_filter, strides, padding, data_format, dilations)
+    return conv2d(depthwise, pointwise_filter, 1, "VALID", data_format or "NHWC")
