@@ -942,6 +942,10 @@ def _divide(x, y):
     return np.true_divide(x, y)
 
 
+def _erf(x):
+    return np.vectorize(math.erf, otypes=[np.float64])(x).astype(x.dtype)  # NumPy has no erf
+
+
 def _floordiv(x, y):
     _zero_check(y)
     if x.dtype.kind in "iu":
@@ -1284,7 +1288,7 @@ _UNARY = {
     "cosh": np.cosh,
     "asinh": np.arcsinh,
     "atanh": np.arctanh,
-    "erf": np.vectorize(math.erf, otypes=[float]),
+    "erf": _erf,
     "floor": np.floor,
     "ceil": np.ceil,
     "round": _round,
