@@ -26,6 +26,18 @@ from . import (
     types,
 )
 from . import backend as _backend
+from .api.array_composites import (
+    boolean_mask,
+    broadcast_dynamic_shape,
+    broadcast_static_shape,
+    identity_n,
+    repeat,
+    reverse,
+    roll,
+    sequence_mask,
+    shape_n,
+    tensordot,
+)
 from .api.array_ops import (
     broadcast_to,
     concat,
@@ -46,9 +58,11 @@ from .api.array_ops import (
     unstack,
 )
 from .api.clip_ops import clip_by_global_norm, clip_by_norm
+from .api.context_ops import executing_eagerly, name_scope
 from .api.control_flow_ops import cond, while_loop
 from .api.creation_ops import eye, fill, linspace, ones, ones_like, range, zeros, zeros_like
 from .api.custom_gradient import custom_gradient
+from .api.functional_ops import case, foldl, foldr, map_fn, scan, switch_case
 from .api.indexing_ops import (
     gather_nd,
     meshgrid,
@@ -62,13 +76,20 @@ from .api.io_ops import print_ as print
 from .api.linalg_ops import einsum, norm
 from .api.math_ops import (
     abs,
+    acos,
     add,
     add_n,
+    asin,
+    asinh,
+    atan,
+    atan2,
+    atanh,
     cast,
     ceil,
     clip_by_value,
     complex,
     cos,
+    cosh,
     divide,
     equal,
     exp,
@@ -91,6 +112,7 @@ from .api.math_ops import (
     sigmoid,
     sign,
     sin,
+    sinh,
     sqrt,
     square,
     subtract,
@@ -115,7 +137,7 @@ from .api.reduction_ops import (
 )
 from .api.slicing import slice_ as slice
 from .api.slicing import strided_slice
-from .api.sort_ops import argsort, sort
+from .api.sort_ops import argsort, searchsorted, sort, unique
 from .api.tensor_array import TensorArray
 from .api.variables import Variable
 from .autodiff.recompute import recompute_grad
@@ -303,6 +325,34 @@ __all__ = [
     "strided_slice",
     "cond",
     "while_loop",
+    "case",
+    "switch_case",
+    "map_fn",
+    "scan",
+    "foldl",
+    "foldr",
+    "executing_eagerly",
+    "name_scope",
+    "boolean_mask",
+    "broadcast_dynamic_shape",
+    "broadcast_static_shape",
+    "identity_n",
+    "repeat",
+    "reverse",
+    "roll",
+    "sequence_mask",
+    "shape_n",
+    "tensordot",
+    "searchsorted",
+    "unique",
+    "acos",
+    "asin",
+    "asinh",
+    "atan",
+    "atan2",
+    "atanh",
+    "cosh",
+    "sinh",
     "py_function",
     "numpy_function",
     # state, functions, gradients

@@ -1,5 +1,6 @@
 """``tfunc.linalg``: matrix products, factorizations, solves, norms and diagonals."""
 
+from .api.array_composites import matvec, tensordot
 from .api.creation_ops import eye
 from .api.linalg_ops import (
     adjoint,
@@ -26,6 +27,8 @@ from .api.nn_ops import matmul
 
 __all__ = [
     "adjoint",
+    "matvec",
+    "tensordot",
     "band_part",
     "cholesky",
     "det",

@@ -10,7 +10,7 @@ from ..core import dtypes as D
 from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import call
 from ..ops.infer import normalize_axis
-from ..ops.sorting import argsort_op, sort_op, top_k_op
+from ..ops.sorting import argsort_op, searchsorted_op, sort_op, top_k_op, unique_op
 
 
 def _direction(direction) -> bool:
@@ -53,3 +53,23 @@ def top_k(input, k=1, sorted=True, index_type=D.int32, name=None):
         k = k.numpy()
     values, indices = call(top_k_op, (x,), {"k": int(k), "sorted": bool(sorted), "index_type": D.as_dtype(index_type)})
     return TopKV2(values, indices)
+
+
+Unique = collections.namedtuple("Unique", ["y", "idx"])  # TensorFlow's result type
+
+
+def unique(x, out_idx=D.int32, name=None):
+    """``(y, idx)``: the distinct values of the vector ``x`` in order of first appearance, and
+    for each element of ``x`` the position of its value in ``y`` (``x == gather(y, idx)``)."""
+    y, idx = call(unique_op, (convert_to_tensor(x),), {"out_idx": D.as_dtype(out_idx)})
+    return Unique(y, idx)
+
+
+def searchsorted(sorted_sequence, values, side="left", out_type=D.int32, name=None):
+    """For each of ``values``, the index where it would be inserted into its row of
+    ``sorted_sequence`` (the last axis; leading dimensions are shared) to keep it sorted:
+    before equal entries with ``side='left'``, after them with ``'right'``."""
+    if side not in ("left", "right"):
+        raise ValueError(f"searchsorted: side must be 'left' or 'right', got {side!r}.")
+    seq, v = convert_to_tensor(sorted_sequence), convert_to_tensor(values)
+    return call(searchsorted_op, (seq, v), {"side": side, "out_type": D.as_dtype(out_type)})

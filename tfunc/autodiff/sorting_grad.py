@@ -8,6 +8,8 @@ from ..ops.sorting import argsort_op, put_along_axis_add_op, take_along_axis_op
 from .registry import no_gradient, register_gradient
 
 no_gradient("argsort")
+no_gradient("unique")  # as TensorFlow: no gradient is registered
+no_gradient("searchsorted")
 
 
 @register_gradient("sort")

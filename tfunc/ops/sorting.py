@@ -164,6 +164,123 @@ top_k_op = register(
 )
 
 
+# --- unique and searchsorted ---------------------------------------------------------------
+
+
+def _unique_infer(specs, attrs):
+    s = specs[0]
+    check_dtype("unique", s, NUMERIC | {D.string, D.bool}, "x")
+    if s.rank not in (1, None):
+        raise InvalidArgumentError(f"unique: x must be a vector, got shape {s.shape}.")
+    return Spec((None,), s.dtype), Spec(s.shape, attrs["out_idx"])
+
+
+def _unique_impl(xp, x, out_idx):
+    """The distinct values of ``x`` in order of first appearance, and for each element of
+    ``x`` the index of its value among them (TensorFlow's order, not NumPy's sorted one)."""
+    if x.ndim != 1:
+        raise InvalidArgumentError(f"unique: x must be a vector, got shape {x.shape}.")
+    host = x.get() if hasattr(x, "get") else x
+    values, first, inverse = np.unique(host, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")  # sorted values -> first-appearance order
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    y, idx = host[first[order]], rank[inverse.reshape(-1)].astype(out_idx._np)
+    return (xp.asarray(y), xp.asarray(idx)) if xp is not np else (y, idx)
+
+
+def _unique_ref(x, out_idx):
+    seen: dict = {}
+    idx = [seen.setdefault(v, len(seen)) for v in x.tolist()]
+    return np.array(list(seen), dtype=x.dtype).reshape(-1), np.array(idx, dtype=out_idx._np)
+
+
+def _unique_samples(rng):
+    return [
+        S.Sample((np.array([1, 1, 2, 4, 4, 4, 7, 8, 8], np.int32),), {"out_idx": D.int32}),
+        S.Sample((np.array([3.0, -1.0, 3.0, np.inf, -1.0], np.float32),), {"out_idx": D.int64}),
+        S.Sample((np.array([b"b", b"a", b"b"]),), {"out_idx": D.int32}, "strings"),
+        S.Sample((np.zeros((0,), np.int64),), {"out_idx": D.int32}, "empty"),
+    ]
+
+
+unique_op = register(
+    OpDef(
+        name="unique",
+        kind="other",
+        infer=_unique_infer,
+        impl=_unique_impl,
+        num_outputs=2,
+        ref=_unique_ref,
+        samples=_unique_samples,
+        host_sync=True,  # the number of distinct values sizes the output
+    )
+)
+
+
+def _searchsorted_infer(specs, attrs):
+    seq, values = specs
+    check_dtype("searchsorted", seq, NUMERIC, "sorted_sequence")
+    check_dtype("searchsorted", values, {seq.dtype}, "values")
+    if seq.rank == 0 or values.rank == 0:
+        raise InvalidArgumentError("searchsorted: sorted_sequence and values must have rank >= 1.")
+    if seq.shape is not None and values.shape is not None:
+        lead_s, lead_v = seq.shape[:-1], values.shape[:-1]
+        if len(lead_s) != len(lead_v) or any(
+            a is not None and b is not None and a != b for a, b in zip(lead_s, lead_v)
+        ):
+            raise InvalidArgumentError(
+                f"searchsorted: sorted_sequence {seq.shape} and values {values.shape} must have the same "
+                "leading dimensions."
+            )
+    return (Spec(values.shape, attrs["out_type"]),)
+
+
+def _searchsorted_impl(xp, seq, values, side, out_type):
+    """Row by row of the leading dimensions: where each value would go in its sorted row."""
+    if seq.shape[:-1] != values.shape[:-1]:
+        raise InvalidArgumentError(
+            f"searchsorted: sorted_sequence {seq.shape} and values {values.shape} must have the same "
+            "leading dimensions."
+        )
+    n = seq.shape[-1]
+    rows = int(np.prod(seq.shape[:-1], dtype=np.int64))
+    s2 = seq.reshape(rows, n)
+    v2 = values.reshape(rows, values.shape[-1])
+    if rows == 0:
+        return xp.zeros(values.shape, out_type._np)
+    out = xp.stack([xp.searchsorted(s2[i], v2[i], side=side) for i in range(rows)])
+    return out.reshape(values.shape).astype(out_type._np)
+
+
+def _searchsorted_samples(rng):
+    seq = np.sort(S.draw(rng, (3, 6), D.float32), axis=-1)
+    return [
+        S.Sample((seq, S.draw(rng, (3, 4), D.float32)), {"side": side, "out_type": D.int32})
+        for side in ("left", "right")
+    ] + [
+        S.Sample(
+            (np.array([1, 3, 3, 5], np.int32), np.array([0, 3, 4, 6], np.int32)), {"side": "right", "out_type": D.int64}
+        ),
+        S.Sample(
+            (np.sort(S.draw(rng, (2, 0), D.float64)), S.draw(rng, (2, 3), D.float64)),
+            {"side": "left", "out_type": D.int32},
+        ),
+    ]
+
+
+searchsorted_op = register(
+    OpDef(
+        name="searchsorted",
+        kind="other",
+        infer=_searchsorted_infer,
+        impl=_searchsorted_impl,
+        ref=lambda seq, values, side, out_type: _searchsorted_impl(np, seq, values, side, out_type),
+        samples=_searchsorted_samples,
+    )
+)
+
+
 # --- along an axis: the gradients' gather and scatter --------------------------------------
 
 

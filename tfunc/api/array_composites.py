@@ -1,0 +1,177 @@
+"""Array functions TensorFlow's own Python builds from other ops, built the same way here
+(``reverse``, ``roll``, ``repeat``, ``boolean_mask``, ``sequence_mask``, ``tensordot``,
+``linalg.matvec``, the shape helpers), so their gradients and tracing are those of the
+registered ops they are made of."""
+
+from __future__ import annotations
+
+import string
+
+import numpy as np
+
+from ..core import dtypes as D
+from ..core.errors import InvalidArgumentError
+from ..core.shapes import TensorShape, as_shape, broadcast_shapes
+from ..eager.convert import constant, convert_to_tensor
+from ..eager.tensor import EagerTensor
+from ..ops.infer import normalize_axis
+from . import math_ops as m
+from . import reduction_ops as r
+from .array_ops import _static_ints, concat, expand_dims, gather, identity, reshape, shape, squeeze, tile
+from .creation_ops import range as tf_range
+from .creation_ops import zeros
+from .linalg_ops import einsum
+from .nn_ops import matmul
+from .slicing import getitem
+
+
+def _known_rank(x, fn: str) -> int:
+    if x.shape.rank is None:
+        raise ValueError(f"{fn} needs an input of known rank.")
+    return x.shape.rank
+
+
+def _axes(axis, rank: int, fn: str) -> list:
+    given = _static_ints(axis, "axis")
+    if given is None:
+        raise TypeError(f"{fn}: axis must be known while tracing, got {axis!r}.")
+    return [normalize_axis(a, rank, fn) for a in given]
+
+
+def reverse(tensor, axis, name=None):
+    """``tensor`` with the order of its elements reversed along each of ``axis``."""
+    x = convert_to_tensor(tensor)
+    rank = _known_rank(x, "reverse")
+    axes = _axes(axis, rank, "reverse")
+    if len(set(axes)) != len(axes):
+        raise InvalidArgumentError(f"reverse: axis {list(axis)} names a dimension twice.")
+    return getitem(x, tuple(slice(None, None, -1) if d in axes else slice(None) for d in range(rank)))
+
+
+def roll(input, shift, axis, name=None):
+    """Elements shifted along ``axis`` by ``shift`` (scalars or equal-length lists; negative
+    shifts go the other way), those moved past the end coming in at the start."""
+    x = convert_to_tensor(input)
+    rank = _known_rank(x, "roll")
+    shifts = shift if isinstance(shift, (list, tuple)) else [shift]
+    axes = _axes(axis, rank, "roll")
+    if len(shifts) != len(axes):
+        raise InvalidArgumentError(f"roll: shift and axis must have the same length, got {shift!r} and {axis!r}.")
+    for s, a in zip(shifts, axes):
+        n = shape(x)[a]
+        index = m.floormod(tf_range(n) - m.cast(convert_to_tensor(s), D.int32), n)
+        x = gather(x, index, axis=a)
+    return x
+
+
+def repeat(input, repeats, axis=None, name=None):
+    """Each element repeated ``repeats`` times along ``axis`` (the flattened input if None);
+    ``repeats`` is one count or one per element along the axis."""
+    x = convert_to_tensor(input)
+    if axis is None:
+        x, axis = reshape(x, [-1]), 0
+    rank = _known_rank(x, "repeat")
+    axis = normalize_axis(int(axis), rank, "repeat")
+    counts = _static_ints(repeats, "repeats")
+    if counts is None:
+        raise TypeError("repeat: repeats must be known while tracing.")
+    if any(c < 0 for c in counts):
+        raise InvalidArgumentError(f"repeat: repeats must be non-negative, got {counts}.")
+    if len(counts) == 1:  # every element the same number of times: tile a new axis, merge it
+        y = tile(expand_dims(x, axis + 1), [1] * (axis + 1) + [counts[0]] + [1] * (rank - axis - 1))
+        dims = shape(x)
+        new = concat([dims[:axis], [dims[axis] * counts[0]], dims[axis + 1 :]], axis=0)
+        return reshape(y, new)
+    n = x.shape[axis]
+    if n is not None and n != len(counts):
+        raise InvalidArgumentError(f"repeat: {len(counts)} repeats for an axis of size {n}.")
+    return gather(x, constant(np.repeat(np.arange(len(counts)), counts).astype(np.int32)), axis=axis)
+
+
+def boolean_mask(tensor, mask, axis=None, name=None):
+    """The elements (or slices) of ``tensor`` where the boolean ``mask`` is true: ``mask``
+    covers dimensions ``axis .. axis + rank(mask)`` of ``tensor``, which become one."""
+    x = convert_to_tensor(tensor)
+    mk = convert_to_tensor(mask)
+    if not mk.dtype.is_bool:
+        raise TypeError(f"boolean_mask: mask must be bool, got {mk.dtype.name}.")
+    k = _known_rank(mk, "boolean_mask")
+    if k == 0:
+        raise ValueError("boolean_mask: mask cannot be a scalar.")
+    rank = _known_rank(x, "boolean_mask")
+    axis = 0 if axis is None else normalize_axis(int(axis), rank, "boolean_mask")
+    covered = x.shape[axis : axis + k]
+    if not covered.is_compatible_with(mk.shape):
+        raise ValueError(f"boolean_mask: mask shape {mk.shape} does not match tensor dimensions {covered}.")
+    dims = shape(x)
+    flat = reshape(x, concat([dims[:axis], [-1], dims[axis + k :]], axis=0))
+    chosen = squeeze(m.where(reshape(mk, [-1])), [1])
+    return gather(flat, chosen, axis=axis)
+
+
+def sequence_mask(lengths, maxlen=None, dtype=D.bool, name=None):
+    """``mask[..., j] = j < lengths[...]`` for ``j`` below ``maxlen`` (the largest length if
+    None)."""
+    lengths = convert_to_tensor(lengths)
+    if maxlen is None:
+        maxlen = r.reduce_max(lengths) if lengths.shape.num_elements() != 0 else 0
+    positions = tf_range(m.cast(convert_to_tensor(maxlen), lengths.dtype))
+    mask = m.less(positions, expand_dims(lengths, -1))
+    dt = D.as_dtype(dtype)
+    return mask if dt.is_bool else m.cast(mask, dt)
+
+
+def tensordot(a, b, axes, name=None):
+    """Sums products over ``axes`` (an int N: a's last N against b's first N; or two lists of
+    axes), the remaining axes of ``a`` then of ``b`` forming the result."""
+    a, b = convert_to_tensor(a), convert_to_tensor(b)
+    ra, rb = _known_rank(a, "tensordot"), _known_rank(b, "tensordot")
+    if isinstance(axes, (list, tuple)) and len(axes) == 2 and not isinstance(axes[0], int):
+        a_axes, b_axes = _axes(axes[0], ra, "tensordot"), _axes(axes[1], rb, "tensordot")
+    else:
+        n = (_static_ints(axes, "axes") or [None])[0]
+        if n is None or n < 0 or n > min(ra, rb):
+            raise ValueError(f"tensordot: axes must be an int in [0, {min(ra, rb)}] or two lists, got {axes!r}.")
+        a_axes, b_axes = list(range(ra - n, ra)), list(range(n))
+    if len(a_axes) != len(b_axes):
+        raise ValueError(f"tensordot: the axes lists must have the same length, got {axes!r}.")
+    letters = iter(string.ascii_letters)
+    sa = [next(letters) for _ in range(ra)]
+    sb = [next(letters) for _ in range(rb)]
+    for i, j in zip(a_axes, b_axes):
+        sb[j] = sa[i]
+    out = [c for k, c in enumerate(sa) if k not in a_axes] + [c for k, c in enumerate(sb) if k not in b_axes]
+    return einsum(f"{''.join(sa)},{''.join(sb)}->{''.join(out)}", a, b)
+
+
+def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False, name=None):
+    """``a @ b`` for a (batch of) matrices ``a`` and vectors ``b``."""
+    product = matmul(a, expand_dims(convert_to_tensor(b), -1), transpose_a=transpose_a, adjoint_a=adjoint_a)
+    return squeeze(product, [-1])
+
+
+def shape_n(input, out_type=D.int32, name=None):
+    """The shapes of a list of tensors."""
+    return [shape(t, out_type=out_type) for t in input]
+
+
+def identity_n(input, name=None):
+    """Each tensor of a list, unchanged."""
+    return [identity(t) for t in input]
+
+
+def broadcast_static_shape(shape_x, shape_y):
+    """The static shape two shapes broadcast to (unknown where either is)."""
+    x, y = as_shape(shape_x), as_shape(shape_y)
+    if x.rank is None or y.rank is None:
+        return TensorShape(None)
+    return TensorShape(broadcast_shapes(x._dims, y._dims, "broadcast_static_shape"))
+
+
+def broadcast_dynamic_shape(shape_x, shape_y):
+    """The shape (a 1-D tensor) two shapes given as 1-D tensors broadcast to."""
+    sx, sy = convert_to_tensor(shape_x), convert_to_tensor(shape_y)
+    if isinstance(sx, EagerTensor) and isinstance(sy, EagerTensor):
+        out = np.broadcast_shapes(tuple(sx.numpy().tolist()), tuple(sy.numpy().tolist()))
+        return constant(np.asarray(out, sx.dtype._np).reshape(len(out)), sx.dtype)
+    return m.cast(shape(zeros(sx, D.int8) + zeros(sy, D.int8)), sx.dtype)
