@@ -113,10 +113,13 @@ def finish_cond(pred, tg, fg, t_vals, f_vals, names=None, name="cond"):
         raise TypeError(f"A condition must be a scalar bool tensor, got {pred!r}.")
     t_ts, f_ts = [], []
     for i, (a, b) in enumerate(zip(t_vals, f_vals)):
+        # As TensorFlow: a Python or NumPy value converts to its own default dtype (``0`` is
+        # int32, ``1.5`` float32, a float64 array float64), never to the other branch's; the
+        # dtypes must then be equal.
         with tg.as_default():
-            ta = _to_tensor_like(a, b if isinstance(b, Tensor) else None)
+            ta = _to_tensor_like(a)
         with fg.as_default():
-            fb = _to_tensor_like(b, ta)
+            fb = _to_tensor_like(b)
         if ta.dtype is not fb.dtype:
             if names:
                 raise TypeError(
@@ -147,8 +150,10 @@ def _record(op, inputs, outputs, attrs):
         record_operation(op, tuple(inputs), tuple(outputs), attrs)
 
 
-def build_cond(pred, true_fn, false_fn, name="cond"):
-    """Stages ``true_fn() if pred else false_fn()``; both return matching structures."""
+def build_cond(pred, true_fn, false_fn, name="cond", expr_repr=None):
+    """Stages ``true_fn() if pred else false_fn()``; both return matching structures.
+    ``expr_repr``: the name a dtype mismatch error gives the values (a conditional
+    expression's test, as TensorFlow's AutoGraph names it)."""
     tg, fg, t_out, f_out = trace_branches(true_fn, false_fn)
     try:
         nest.assert_same_structure(t_out, f_out, check_types=False)
@@ -158,8 +163,27 @@ def build_cond(pred, true_fn, false_fn, name="cond"):
             f"structure, got {t_out!r} and {f_out!r}."
         ) from None
     t_flat = nest.flatten(t_out, expand_composites=True)
-    outs = finish_cond(pred, tg, fg, t_flat, nest.flatten(f_out, expand_composites=True), name=name)
-    return nest.pack_sequence_as(t_out, outs, expand_composites=True) if t_flat else t_out
+    f_flat = nest.flatten(f_out, expand_composites=True)
+    # None values (a branch run for its side effects) are no outputs: they stay None, as
+    # TensorFlow's cond gives them
+    t_vals = [v for v in t_flat if v is not None]
+    f_vals = [v for v in f_flat if v is not None]
+    if len(t_vals) != len(f_vals):
+        raise ValueError(
+            "Lengths of branch outputs of cond must match.\n"
+            f"len(graphs[0].outputs): {len(t_vals)}\nlen(graphs[1].outputs): {len(f_vals)}"
+        )
+    for a, b in zip(t_flat, f_flat):
+        if (a is None) != (b is None):
+            raise TypeError(
+                f"true_fn and false_fn of a tensor-dependent condition must return the same structure: "
+                f"one gives {a!r} where the other gives {b!r}."
+            )
+    names = None if expr_repr is None else [expr_repr] * len(t_vals)
+    outs = iter(finish_cond(pred, tg, fg, t_vals, f_vals, names=names, name=name))
+    if not t_flat:
+        return t_out
+    return nest.pack_sequence_as(t_out, [None if v is None else next(outs) for v in t_flat], expand_composites=True)
 
 
 class LoopOptions(threading.local):
@@ -236,7 +260,9 @@ def build_while(
             with bg.as_default():
                 b_in = [bg.placeholder(s, name=n) for s, n in zip(specs, names)]
                 b_out = body_fn(*b_in)
-                b_out = [_to_tensor_like(o, i) for o, i in zip(b_out, b_in)]
+                # a Python value converts to its own dtype, as TensorFlow's (the dtype check
+                # below then refuses ``y = 2`` for a float32 loop variable)
+                b_out = [_to_tensor_like(o) for o in b_out]
         finally:
             loop_options.stack.pop()
         if options.get("maximum_iterations") is not None:

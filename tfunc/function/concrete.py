@@ -14,6 +14,8 @@ import functools
 import inspect
 import threading
 
+import numpy as np
+
 from .. import backend as _backend
 from ..api.dataset_ops import variant_tensor
 from ..api.variables import ArgumentVariable
@@ -426,10 +428,25 @@ class ConcreteFunction:
             return nest.unflatten(spec, out), generic
         return self._check_leaf(tt, value, p.name, index)
 
+    @staticmethod
+    def _convert_leaf(tt, value):
+        """A non-tensor argument for a tensor input, as TensorFlow converts it: a NumPy array
+        or scalar is cast to the trace's dtype (as NumPy's ``astype``); a Python value is
+        converted to it, a TypeError if it cannot be (``1.5`` for an int32 input).  Tensors are
+        not cast."""
+        try:
+            if isinstance(value, (np.ndarray, np.generic)) and not tt.dtype.is_string:
+                return convert_to_tensor(np.asarray(value).astype(tt.dtype._np))
+            if isinstance(value, (bool, int, float, complex, list, tuple)):
+                return convert_to_tensor(value, dtype=tt.dtype)
+        except (TypeError, ValueError, OverflowError) as e:
+            raise TypeError(f"Binding inputs to tf.function failed due to `{e}`.") from None
+        return convert_to_tensor(value, dtype_hint=tt.dtype)
+
     def _check_leaf(self, tt, value, name, index):
         if isinstance(tt, TensorSpec):
             if not isinstance(value, Tensor):
-                value = convert_to_tensor(value, dtype_hint=tt.dtype)
+                value = self._convert_leaf(tt, value)
             if value.dtype is not tt.dtype:
                 raise FunctionArgumentError(
                     f"cannot compute {self.name} as input #{index}(zero-based) was expected to be a "

@@ -160,6 +160,7 @@ class Function:
         self._input_signature, self._sig_call, self._sig_specs = _check_input_signature(
             input_signature, checked, self._name
         )
+        self._sig_types: dict = {}  # parameter name -> trace type of its input_signature entry
         self._argument_variables: dict = {}  # trace key -> {alias: argument variable}
         self._concrete: list[ConcreteFunction] = []
         self._general: list[ConcreteFunction] = []  # traces that other argument types can match
@@ -302,9 +303,9 @@ class Function:
             if p.kind is inspect.Parameter.VAR_POSITIONAL:
                 names = [n for n in self._sig_specs if n.startswith(f"{name}_")]
                 value = tuple(bound.arguments[n] for n in names)
-                value, tt = self._conform(value, tuple(self._sig_specs[n] for n in names), args, kwargs)
+                value, tt = self._conform(value, tuple(self._sig_specs[n] for n in names), name, args, kwargs)
             elif name in self._sig_specs:
-                value, tt = self._conform(bound.arguments[name], self._sig_specs[name], args, kwargs)
+                value, tt = self._conform(bound.arguments[name], self._sig_specs[name], name, args, kwargs)
             else:
                 value = bound.arguments[name]
                 tt = T.from_value(value, context)
@@ -316,8 +317,9 @@ class Function:
             values.append(value)
         return params, values, True
 
-    def _conform(self, value, spec, args, kwargs):
-        """Converts ``value`` to match an input_signature entry; TypeError if it cannot."""
+    def _conform(self, value, spec, name, args, kwargs):
+        """Converts ``value`` to match the input_signature entry of parameter ``name``; TypeError
+        if it cannot.  Returns (the value, the entry's trace type)."""
 
         def fail(reason):
             sig = ", ".join(f"{n}: {s!r}" for n, s in zip(self._signature.parameters, self._input_signature))
@@ -342,9 +344,20 @@ class Function:
                     fail(f"Can not cast {got!r} to {TensorSpec(s.shape, s.dtype)!r}")
                 return v
             if isinstance(s, (list, tuple)):
-                if not isinstance(v, (list, tuple)) or len(v) != len(s):
+                # as TensorFlow: a list for a list spec, a tuple (or namedtuple) for a tuple
+                # spec, the same namedtuple for a namedtuple spec
+                named = hasattr(s, "_fields")
+                kind = type(s) if named else list if isinstance(s, list) else tuple
+                if not isinstance(v, kind):
+                    fail(
+                        f"Cannot cast {v!r} to type {kind!r}."
+                        if named
+                        else f"Can not cast {v!r} to {kind.__name__} type."
+                    )
+                if len(v) != len(s):
                     fail(f"Expected a sequence of {len(s)} values for {s!r}, got {v!r}")
-                return type(s)(walk(a, b) for a, b in zip(v, s))
+                items = [walk(a, b) for a, b in zip(v, s)]
+                return kind(*items) if named else kind(items)
             if isinstance(s, dict):
                 if not isinstance(v, dict) or set(v) != set(s):
                     fail(f"Expected a dict with keys {sorted(s)} for {s!r}, got {v!r}")
@@ -352,7 +365,10 @@ class Function:
             fail(f"unsupported input_signature entry {s!r}")
 
         value = walk(value, spec)
-        return value, _spec_type(spec)
+        tt = self._sig_types.get(name)
+        if tt is None:
+            tt = self._sig_types[name] = _spec_type(spec)
+        return value, tt
 
     def _concrete_for(self, params, values, call_number=None):
         key = tuple(p.type for p in params)
@@ -601,13 +617,9 @@ def _annotated_tensor(p) -> bool:
 
 
 def _spec_type(spec):
-    if isinstance(spec, TensorSpec):
-        return TensorSpec(spec.shape, spec.dtype)
-    if isinstance(spec, (list, tuple)):
-        return T.structure_of(type(spec) if type(spec) in (list, tuple) else tuple, [_spec_type(s) for s in spec])
-    if isinstance(spec, dict):
-        return T.structure_of(dict, {k: _spec_type(v) for k, v in spec.items()})
-    raise TypeError(f"input_signature entries must be TensorSpecs (or nests of them), got {spec!r}")
+    """The trace type of the values an input_signature entry admits: the entry's own structure
+    (nested lists, tuples, namedtuples, dicts), flattened as argument values are."""
+    return T.from_value(spec)
 
 
 def _check_input_signature(sig, signature, name):

@@ -46,7 +46,6 @@ __all__ = [
     "placeholder_for",
     "flatten_tensors",
     "tensor_leaves",
-    "structure_of",
 ]
 
 
@@ -421,19 +420,6 @@ def from_value(value, context=None) -> TraceType:
     if optree.treespec_is_leaf(spec):
         return _leaf_type(value, context)
     return StructureType(spec, [_leaf_type(v, context) for v in leaves])
-
-
-def structure_of(kind, elements) -> StructureType:
-    """The trace type of a list/tuple (``kind``) or dict of trace types (input signatures)."""
-    if isinstance(elements, dict):
-        return StructureType(
-            optree.tree_structure(kind((k, 0) for k in elements), none_is_leaf=True, namespace=_TRACE_NS),
-            list(elements.values()),
-        )
-    elements = list(elements)
-    return StructureType(
-        optree.tree_structure(kind(range(len(elements))), none_is_leaf=True, namespace=_TRACE_NS), elements
-    )
 
 
 def leaves_of(tt: TraceType) -> tuple:

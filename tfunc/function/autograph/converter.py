@@ -13,7 +13,7 @@ Passes, in order:
 4. names read -> ``ag__.ld(x)`` (a name still undefined raises where it is read);
    ``a and b``, ``a or b``, ``not a``, ``x if c else y`` and calls ->
    ``ag__.and_`` / ``or_`` / ``not_`` / ``if_exp`` / ``converted_call``, also
-   inside lambdas;
+   inside lambdas; a chained comparison ``a < b < c`` -> ``a < b and b < c``;
 5. ``if`` / ``while`` / ``for`` -> ``ag__.if_stmt`` / ``while_stmt`` /
    ``for_stmt`` over local functions that read and write the variables the
    statement changes (``get_state`` / ``set_state``), including items and
@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import ast
 import collections
+import copy
 import inspect
 import linecache
 import sys
@@ -869,6 +870,19 @@ class ExpressionConverter(ast.NodeTransformer):
             expr = _at(_call(_ag(fn), [_lambda(v), _lambda(expr)]), node)
         return expr
 
+    def visit_Compare(self, node):
+        self.generic_visit(node)
+        if len(node.ops) == 1:
+            return node
+        # as TensorFlow's AutoGraph: ``a < b < c`` -> ``and_(lambda: a < b, lambda: b < c)``,
+        # left-nested for longer chains (an inner operand is evaluated in both comparisons)
+        left, expr = node.left, None
+        for op, right in zip(node.ops, node.comparators):
+            cmp = ast.Compare(left=left, ops=[op], comparators=[right])
+            expr = cmp if expr is None else _at(_call(_ag("and_"), [_lambda(expr), _lambda(cmp)]), node)
+            left = copy.deepcopy(right)
+        return expr
+
     def visit_UnaryOp(self, node):
         self.generic_visit(node)
         if isinstance(node.op, ast.Not):
@@ -876,11 +890,12 @@ class ExpressionConverter(ast.NodeTransformer):
         return node
 
     def visit_IfExp(self, node):
+        test_repr = ast.unparse(node.test)  # the test as written, before its names are wrapped
         self.generic_visit(node)
         return _at(
             _call(
                 _ag("if_exp"),
-                [node.test, _lambda(node.body), _lambda(node.orelse), ast.Constant(ast.unparse(node.test))],
+                [node.test, _lambda(node.body), _lambda(node.orelse), ast.Constant(test_repr)],
             ),
             node,
         )

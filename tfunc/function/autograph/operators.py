@@ -323,7 +323,7 @@ def _zeros(x):
 
 def if_exp(cond, if_true, if_false, expr_repr=None):
     if _staged(cond):
-        return cf.build_cond(cond, if_true, if_false)
+        return cf.build_cond(cond, if_true, if_false, expr_repr=expr_repr)
     return if_true() if cond else if_false()
 
 
@@ -832,7 +832,8 @@ def convert(fn, options=None):
 
 
 def _len(x):
-    """``len`` of a tensor: its static first dimension, else a tensor computed at run time."""
+    """``len`` of a tensor: its static first dimension, else a tensor computed at run time;
+    of a dataset: an int64 tensor."""
     if isinstance(x, Tensor):
         if x.shape.rank == 0:
             raise ValueError(f"len() of a scalar tensor {x!r} is not defined.")
@@ -843,6 +844,10 @@ def _len(x):
     ta = getattr(x, "size", None)
     if callable(ta) and hasattr(x, "_tf_components"):
         return ta()
+    if hasattr(type(x), "_cardinality") and hasattr(x, "element_spec"):
+        # a dataset: its cardinality, an int64 tensor as TensorFlow's AutoGraph gives it
+        # (``len`` raises for an infinite or unknown length)
+        return constant(len(x), D.int64)
     return len(x)
 
 
