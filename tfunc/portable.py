@@ -946,6 +946,10 @@ def _erf(x):
     return np.vectorize(math.erf, otypes=[np.float64])(x).astype(x.dtype)  # NumPy has no erf
 
 
+def _erfc(x):
+    return np.vectorize(math.erfc, otypes=[np.float64])(x).astype(x.dtype)
+
+
 def _floordiv(x, y):
     _zero_check(y)
     if x.dtype.kind in "iu":
@@ -1289,6 +1293,7 @@ _UNARY = {
     "asinh": np.arcsinh,
     "atanh": np.arctanh,
     "erf": _erf,
+    "erfc": _erfc,
     "floor": np.floor,
     "ceil": np.ceil,
     "round": _round,

@@ -100,3 +100,11 @@ def test_gradients_flow_through_the_composites():
     np.testing.assert_allclose(tape.gradient(rolled, w).numpy(), [1.5 - 0.3, 0.5 + 1.5, -0.3 + 0.5], rtol=1e-6)
     np.testing.assert_allclose(tape.gradient(repeated, w).numpy(), [1.0, -1.2, 0.0], rtol=1e-6)
     np.testing.assert_allclose(tape.gradient(masked, w).numpy(), [1.0, 0.0, 3.0], rtol=1e-6)
+
+
+def test_tensordot_axes_forms():
+    a, b = tf.ones([2, 3, 4]), tf.ones([2, 3])
+    assert tf.tensordot(a, b, axes=[0, 0]).shape == (3, 4, 3)  # one axis each, not N = 0
+    assert tf.tensordot(a, b, tf.constant([[0, 1], [0, 1]])).numpy().tolist() == [6.0] * 4
+    assert tf.tensordot(a, b, np.array([[0, 1], [0, 1]])).shape == (4,)
+    assert tf.tensordot(a, b, 0).shape == (2, 3, 4, 2, 3)

@@ -93,3 +93,9 @@ def test_slice_checks_its_bounds():
     assert f(x, tf.constant([1, 1]), tf.constant([-1, 2])).numpy().tolist() == [[5, 6], [9, 10]]
     g = tf.function(lambda t: tf.slice(t, [1, 0], [tf.shape(t)[0] - 1, -1]), input_signature=sig[:1])
     assert g(x).numpy().tolist() == [[4, 5, 6, 7], [8, 9, 10, 11]]
+
+
+def test_reshape_of_a_non_empty_tensor_to_a_zero_size_is_an_error():
+    for fn in (lambda x: tf.reshape(x, [0, -1]), tf.function(lambda x: tf.shape(tf.reshape(x, [0, -1])))):
+        with pytest.raises(tf.errors.InvalidArgumentError, match="6 values"):
+            fn(tf.ones([2, 3]))

@@ -96,3 +96,40 @@ def test_confusion_matrix():
 
 def test_rint_rounds_half_to_even():
     assert tf.math.rint(tf.constant([0.5, 1.5, -2.5])).numpy().tolist() == [0.0, 2.0, -2.0]
+
+
+def test_cumulative_logsumexp_keeps_far_apart_terms():
+    cases = [
+        (dict(), [-1000.0, 0.0], [-1000.0, 0.0]),
+        (
+            dict(reverse=True),
+            [0.0, -200.0, -1000.0],
+            [np.logaddexp(0.0, np.logaddexp(-200.0, -1000.0)), -200.0, -1000.0],
+        ),
+        (dict(), [-np.inf, -np.inf], [-np.inf, -np.inf]),
+        (dict(exclusive=True), [1.0, 2.0], [-np.inf, 1.0]),
+    ]
+    for kwargs, x, want in cases:
+        for got in both(lambda t, kw=kwargs: tf.math.cumulative_logsumexp(t, **kw), tf.constant(x, tf.float64)):
+            np.testing.assert_allclose(got, want, rtol=1e-12)
+    x = tf.constant([0.5, -1.0, 2.0], tf.float64)
+    with tf.GradientTape() as tape:  # d/dx_j sum_i w_i y_i = sum_{i >= j} w_i exp(x_j - y_i)
+        tape.watch(x)
+        y = tf.math.cumulative_logsumexp(x)
+        loss = tf.reduce_sum(y * tf.constant([1.0, -2.0, 3.0], tf.float64))
+    yv, w = y.numpy(), np.array([1.0, -2.0, 3.0])
+    want = [sum(w[i] * np.exp(xj - yv[i]) for i in range(j, 3)) for j, xj in enumerate([0.5, -1.0, 2.0])]
+    np.testing.assert_allclose(tape.gradient(loss, x).numpy(), want, rtol=1e-12)
+
+
+def test_confusion_matrix_refuses_out_of_range_classes_and_in_top_k_takes_run_time_classes():
+    for labels, predictions in (([0, 1], [5, 1]), ([-1, 1], [1, 1])):
+        with pytest.raises(tf.errors.InvalidArgumentError, match="not in"):
+            tf.math.confusion_matrix(labels, predictions, num_classes=3)
+        with pytest.raises(tf.errors.InvalidArgumentError, match="not in"):
+            tf.function(lambda a, b: tf.math.confusion_matrix(a, b, num_classes=3))(
+                tf.constant(labels), tf.constant(predictions)
+            )
+    sig = [tf.TensorSpec([None], tf.int32), tf.TensorSpec([None, None])]
+    f = tf.function(lambda t, p: tf.math.in_top_k(t, p, 1), input_signature=sig)
+    assert f(tf.constant([0, 2]), tf.constant([[0.5, 0.5, 0.1], [0.1, 0.2, 0.3]])).numpy().tolist() == [True, True]

@@ -127,3 +127,16 @@ def test_separable_conv2d_is_depthwise_then_pointwise():
     want = tf.nn.conv2d(tf.nn.depthwise_conv2d(img, dw, [1, 1, 1, 1], "SAME"), pw, 1, "VALID").numpy()
     for got in both(lambda a, b, c: tf.nn.separable_conv2d(a, b, c, [1, 1, 1, 1], "SAME"), img, dw, pw):
         np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_erfc_keeps_tiny_values_and_exact_gelu_is_accurate_below_zero():
+    x = np.linspace(-5, 26, 3101)
+    want = np.vectorize(math.erfc)(x)
+    for got in both(tf.math.erfc, tf.constant(x)):
+        np.testing.assert_allclose(got, want, rtol=1e-12)  # 1 - erf(x) would be 0 from x = 6
+    half = {tf.bfloat16: 3e-2, tf.float16: 2e-3, tf.float32: 1e-6}
+    for dtype, rtol in half.items():  # TF 2.21: gelu(-3) -0.00397 (bfloat16), -0.004055 (float16)
+        got = np.asarray(tf.nn.gelu(tf.constant([-3.0, -6.0], dtype)).numpy()).astype(np.float64)
+        want = 0.5 * np.array([-3.0, -6.0]) * np.vectorize(math.erfc)(np.array([3.0, 6.0]) / np.sqrt(2))
+        np.testing.assert_allclose(got[:1], want[:1], rtol=rtol)
+    assert tf.nn.gelu(tf.constant([-6.0])).numpy()[0] < 0  # -5.9e-9, not -0.0

@@ -281,3 +281,8 @@ def test_new_transformations_feed_a_traced_loop():
         return s
 
     assert total(ds).numpy() == 1 + 4 + 9
+
+
+def test_padded_batch_string_padding_value_is_kept_whole():
+    ds = Dataset.from_tensor_slices([["a"], ["b"]]).padded_batch(2, padded_shapes=[3], padding_values="<PAD>")
+    assert values(ds) == [[[b"a", b"<PAD>", b"<PAD>"], [b"b", b"<PAD>", b"<PAD>"]]]

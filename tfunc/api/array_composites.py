@@ -13,8 +13,9 @@ from ..core import dtypes as D
 from ..core.errors import InvalidArgumentError
 from ..core.shapes import TensorShape, as_shape, broadcast_shapes
 from ..eager.convert import constant, convert_to_tensor
-from ..eager.tensor import EagerTensor
+from ..eager.tensor import EagerTensor, Tensor
 from ..ops.infer import normalize_axis
+from ..tracing.symbolic import constant_value
 from . import math_ops as m
 from . import reduction_ops as r
 from .array_ops import _static_ints, concat, expand_dims, gather, identity, reshape, shape, squeeze, tile
@@ -126,13 +127,13 @@ def tensordot(a, b, axes, name=None):
     axes), the remaining axes of ``a`` then of ``b`` forming the result."""
     a, b = convert_to_tensor(a), convert_to_tensor(b)
     ra, rb = _known_rank(a, "tensordot"), _known_rank(b, "tensordot")
-    if isinstance(axes, (list, tuple)) and len(axes) == 2 and not isinstance(axes[0], int):
-        a_axes, b_axes = _axes(axes[0], ra, "tensordot"), _axes(axes[1], rb, "tensordot")
-    else:
-        n = (_static_ints(axes, "axes") or [None])[0]
-        if n is None or n < 0 or n > min(ra, rb):
+    given = _axes_value(axes)
+    if isinstance(given, int):
+        if given < 0 or given > min(ra, rb):
             raise ValueError(f"tensordot: axes must be an int in [0, {min(ra, rb)}] or two lists, got {axes!r}.")
-        a_axes, b_axes = list(range(ra - n, ra)), list(range(n))
+        a_axes, b_axes = list(range(ra - given, ra)), list(range(given))
+    else:  # [a_axes, b_axes], each an int or a list
+        a_axes, b_axes = _axes(given[0], ra, "tensordot"), _axes(given[1], rb, "tensordot")
     if len(a_axes) != len(b_axes):
         raise ValueError(f"tensordot: the axes lists must have the same length, got {axes!r}.")
     letters = iter(string.ascii_letters)
@@ -142,6 +143,22 @@ def tensordot(a, b, axes, name=None):
         sb[j] = sa[i]
     out = [c for k, c in enumerate(sa) if k not in a_axes] + [c for k, c in enumerate(sb) if k not in b_axes]
     return einsum(f"{''.join(sa)},{''.join(sb)}->{''.join(out)}", a, b)
+
+
+def _axes_value(axes):
+    """tensordot's ``axes`` as an int N or a pair (lists, tensors and arrays as Python values)."""
+    if isinstance(axes, Tensor):
+        value = constant_value(axes)
+        if value is None:
+            raise TypeError("tensordot: axes must be known while tracing.")
+        axes = value
+    if isinstance(axes, np.ndarray):
+        axes = axes.tolist()
+    if isinstance(axes, (int, np.integer)):
+        return int(axes)
+    if isinstance(axes, (list, tuple)) and len(axes) == 2:
+        return list(axes)
+    raise ValueError(f"tensordot: axes must be an int or a pair of axis lists, got {axes!r}.")
 
 
 def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False, name=None):

@@ -10,7 +10,8 @@ from ..eager.convert import convert_to_tensor
 from ..eager.tensor import EagerTensor
 from . import math_ops as m
 from . import reduction_ops as r
-from .array_ops import one_hot, reshape
+from .array_ops import gather, reshape, shape
+from .creation_ops import range as tf_range
 from .creation_ops import zeros_like
 from .segment_ops import unsorted_segment_sum
 
@@ -84,18 +85,6 @@ def count_nonzero(input, axis=None, keepdims=False, dtype=D.int64, name=None):
     return r.reduce_sum(m.cast(m.not_equal(x, convert_to_tensor(zero, x.dtype)), dtype), axis=axis, keepdims=keepdims)
 
 
-def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
-    """``log(cumsum(exp(x)))`` along ``axis``, shifted by the axis maximum so it neither
-    overflows nor underflows (an exclusive sum starts at log(0) = -inf)."""
-    x = convert_to_tensor(x)
-    if not x.dtype.is_floating:
-        raise TypeError(f"cumulative_logsumexp needs a floating tensor, got {x.dtype.name}.")
-    top = r.reduce_max(x, axis=axis, keepdims=True)
-    top = m.where(m.is_finite(top), top, m.multiply(top, 0))
-    total = r.cumsum(m.exp(m.subtract(x, top)), axis=axis, exclusive=exclusive, reverse=reverse)
-    return m.add(m.log(total), top)
-
-
 def in_top_k(targets, predictions, k, name=None):
     """Whether each row's ``targets`` class is among its ``k`` largest ``predictions``: fewer
     than ``k`` classes score strictly higher (ties at the boundary are all in, as in
@@ -106,7 +95,8 @@ def in_top_k(targets, predictions, k, name=None):
         raise InvalidArgumentError(
             f"in_top_k: predictions must be a matrix and targets a vector, got {p.shape} and {t.shape}."
         )
-    own = r.reduce_sum(m.multiply(p, one_hot(t, p.shape[-1], dtype=p.dtype)), axis=1)
+    classes = tf_range(shape(p)[-1], dtype=t.dtype)  # the number of classes may be known only at run time
+    own = r.reduce_sum(m.multiply(p, m.cast(m.equal(classes, reshape(t, [-1, 1])), p.dtype)), axis=1)
     higher = r.reduce_sum(m.cast(m.greater(p, reshape(own, [-1, 1])), D.int32), axis=1)
     return m.logical_and(m.less(higher, k), m.is_finite(own))
 
@@ -122,6 +112,10 @@ def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=
             raise ValueError("confusion_matrix inside a tfunc.function needs num_classes.")
         num_classes = int(max(t.numpy() for t in top)) + 1
     n = int(num_classes)
+    # gathered from range(n): a label or prediction outside [0, n) is an error (at run time
+    # too), as in TensorFlow, instead of landing in another cell
+    classes = tf_range(n, dtype=D.int64)
+    labels, predictions = gather(classes, labels), gather(classes, predictions)
     w = m.cast(convert_to_tensor(1 if weights is None else weights), dtype)
     cells = m.add(m.multiply(labels, n), predictions)
     w = m.add(w, m.cast(m.multiply(cells, 0), dtype))  # one weight per example

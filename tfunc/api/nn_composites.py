@@ -21,13 +21,13 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def gelu(features, approximate=False, name=None):
-    """``x * P(X <= x)`` for a standard normal X: ``0.5 x (1 + erf(x / sqrt(2)))``, or with
+    """``x * P(X <= x)`` for a standard normal X: ``0.5 x erfc(-x / sqrt(2))``, or with
     ``approximate`` the tanh form ``0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))``."""
     x = convert_to_tensor(features)
     if approximate:
         inner = m.multiply(x + 0.044715 * m.pow(x, 3), math.sqrt(2 / math.pi))
         return 0.5 * x * (1.0 + m.tanh(inner))
-    return 0.5 * x * (1.0 + m.erf(x * (1 / math.sqrt(2))))
+    return 0.5 * x * m.erfc(x * (-1 / math.sqrt(2)))  # TF's form: 1 + erf(x/sqrt2) cancels for x < 0
 
 
 def selu(features, name=None):

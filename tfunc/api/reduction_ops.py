@@ -19,6 +19,7 @@ from ..ops.reduction import (
     argmin_op,
     cumprod_op,
     cumsum_op,
+    cumulative_logsumexp_op,
     reduce_all_op,
     reduce_any_op,
     reduce_logsumexp_op,
@@ -97,3 +98,4 @@ def _cum_fn(op):
 
 cumsum = _cum_fn(cumsum_op)
 cumprod = _cum_fn(cumprod_op)
+cumulative_logsumexp = _cum_fn(cumulative_logsumexp_op)

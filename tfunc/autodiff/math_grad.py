@@ -185,6 +185,13 @@ def _erf_grad(op, dy):
     return [dy * (2 / math.sqrt(math.pi)) * exp(-(x * x))]
 
 
+@register_gradient("erfc")
+def _erfc_grad(op, dy):
+    """Returns -dy * 2 / sqrt(pi) * exp(-x**2)."""
+    x = op.inputs[0]
+    return [dy * (-2 / math.sqrt(math.pi)) * exp(-(x * x))]
+
+
 @register_gradient("tanh")
 def _tanh_grad(op, dy):
     """Returns dy * (1 - tanh(x) ** 2)."""

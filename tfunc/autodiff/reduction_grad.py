@@ -4,10 +4,12 @@ pass no gradient."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..api.array_ops import broadcast_to_like, expand_dims, reshape, shape, size, stack, transpose
 from ..api.creation_ops import ones_like, zeros_like
-from ..api.math_ops import cast, equal, exp, floordiv, maximum, where
-from ..api.reduction_ops import cumprod, cumsum, reduce_prod, reduce_sum
+from ..api.math_ops import cast, equal, exp, floordiv, greater, less, log, maximum, where
+from ..api.reduction_ops import cumprod, cumsum, cumulative_logsumexp, reduce_prod, reduce_sum
 from ..core import dtypes as D
 from .registry import no_gradient, register_gradient
 
@@ -109,6 +111,25 @@ def _cumsum_grad(op, dy):
     """Returns the cumsum of dy in the opposite direction (same exclusive flag)."""
     a = op.attrs
     return [cumsum(dy, a["axis"], exclusive=a["exclusive"], reverse=not a["reverse"])]
+
+
+@register_gradient("cumulative_logsumexp")
+def _cumulative_logsumexp_grad(op, dy):
+    """TensorFlow's stable form: dy split into its positive and negative parts, each summed in
+    log space in the opposite direction, ``exp(cumulative_logsumexp(log|dy| - y) + x)``."""
+    x, y = op.inputs[0], op.outputs[0]
+    a = op.attrs
+    lowest = float(np.finfo(x.dtype._np).min) if x.dtype._np.kind == "f" else -3.0e38
+    floor_ = cast(lowest, dy.dtype)
+    positive = where(greater(dy, 0), log(where(greater(dy, 0), dy, ones_like(dy))), floor_ + zeros_like(dy))
+    negative = where(less(dy, 0), log(where(less(dy, 0), -dy, ones_like(dy))), floor_ + zeros_like(dy))
+
+    def back(log_part):
+        return exp(
+            cumulative_logsumexp(log_part - y, a["axis"], exclusive=a["exclusive"], reverse=not a["reverse"]) + x
+        )
+
+    return [back(positive) - back(negative)]
 
 
 @register_gradient("cumprod")

@@ -124,7 +124,10 @@ def _pad_stack(index, column, shape, value):
             )
     xp = array_module(arrays)
     dtype = column[0]._dtype
-    np_dtype = max((a.dtype for a in arrays), key=lambda d: d.itemsize) if dtype.is_string else arrays[0].dtype
+    if dtype.is_string:  # wide enough for the longest element and for the padding value
+        np_dtype = max([a.dtype for a in arrays] + [np.asarray(value, np.bytes_).dtype], key=lambda d: d.itemsize)
+    else:
+        np_dtype = arrays[0].dtype
     out = xp.full((len(arrays),) + target, value, dtype=np_dtype)
     for i, a in enumerate(arrays):
         out[(i,) + tuple(slice(0, n) for n in a.shape)] = a

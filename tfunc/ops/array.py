@@ -34,14 +34,14 @@ def _resolve_reshape(in_shape, target, op="reshape"):
     if -1 in target:
         if n_in is None:
             return tuple(None if d == -1 else d for d in target)
-        if 0 in target:
+        if 0 in target and n_in == 0:
             # TensorFlow's rule when the requested shape has a 0: the -1 takes the product of
             # the input's non-zero dimensions over that of the requested ones ((0, 3) reshaped
             # to [0, -1] is (0, 3), to [-1, 0] is (3, 0))
             n_nonzero = num_elements(tuple(d for d in in_shape if d != 0))
             k_nonzero = num_elements(tuple(d for d in target if d not in (0, -1)))
             return tuple(n_nonzero // k_nonzero if d == -1 else d for d in target)
-        if n_in % known:
+        if known == 0 or n_in % known:
             raise InvalidArgumentError(
                 f"Input to {op} is a tensor with {n_in} values, but the requested shape "
                 f"{list(target)} is not divisible into it."

@@ -136,11 +136,10 @@ asinh_op = _def_unary("asinh", "arcsinh", cuda="out0 = asinh(in0)")
 atanh_op = _def_unary("atanh", "arctanh", cuda="out0 = atanh(in0)", domain="unit")
 
 
-def _erf_impl(xp, x, out=None):
-    """erf by its everywhere-convergent series of positive terms (no cancellation), in
-    float64: erf(t) = 2t/sqrt(pi) exp(-t^2) sum_n (2t^2)^n / (1*3*...*(2n+1)); |t| >= 6
-    rounds to 1 in float64.  NumPy has no erf; CUDA's is used on the GPU."""
-    t = xp.minimum(xp.abs(x.astype(np.float64)), 6.0)
+def _erf64(xp, x):
+    """erf in float64 by its everywhere-convergent series of positive terms (no cancellation):
+    erf(t) = 2t/sqrt(pi) exp(-t^2) sum_n (2t^2)^n / (1*3*...*(2n+1)); |t| >= 6 rounds to 1."""
+    t = xp.minimum(xp.abs(x), 6.0)
     t2 = 2.0 * t * t
     term = xp.ones_like(t)
     total = xp.ones_like(t)
@@ -150,14 +149,38 @@ def _erf_impl(xp, x, out=None):
         if not xp.any(term > 1e-17 * total):
             break
     r = xp.minimum(total * t * xp.exp(-t * t) * (2.0 / np.sqrt(np.pi)), 1.0)
-    r = xp.copysign(r, x).astype(x.dtype)  # erf is odd; NaN stays NaN
-    if out is None:
-        return r
-    out[...] = r
-    return out
+    return xp.copysign(r, x)  # erf is odd; NaN stays NaN
 
 
-erf_op = _def_unary("erf", impl=_erf_impl, cuda="out0 = erf(in0)", ref=np.vectorize(math.erf, otypes=[float]))
+def _erfc64(xp, x):
+    """erfc in float64: 1 - erf(x) below 2 (no cancellation there: erfc(2) is 0.005), and the
+    continued fraction exp(-x^2)/sqrt(pi) / (x + (1/2)/(x + 1/(x + (3/2)/(x + ...)))) from 2 on,
+    which keeps the relative accuracy where erfc is tiny (1 - erf would round to 0)."""
+    z = xp.maximum(x, 2.0)
+    t = z.copy()
+    for k in range(60, 0, -1):
+        t = z + (k / 2.0) / t
+    tail = xp.exp(-z * z) / np.sqrt(np.pi) / t
+    return xp.where(x >= 2.0, tail, 1.0 - _erf64(xp, x))
+
+
+def _unary_f64(f):
+    """A float64 formula ``f(xp, x64)`` as an impl for every float dtype (NumPy has no erf)."""
+
+    def impl(xp, x, out=None):
+        r = f(xp, x.astype(np.float64)).astype(x.dtype)
+        if out is None:
+            return r
+        out[...] = r
+        return out
+
+    return impl
+
+
+erf_op = _def_unary("erf", impl=_unary_f64(_erf64), cuda="out0 = erf(in0)", ref=np.vectorize(math.erf, otypes=[float]))
+erfc_op = _def_unary(
+    "erfc", impl=_unary_f64(_erfc64), cuda="out0 = erfc(in0)", ref=np.vectorize(math.erfc, otypes=[float])
+)
 floor_op = _def_unary("floor", "floor", cuda="out0 = floor(in0)")
 ceil_op = _def_unary("ceil", "ceil", cuda="out0 = ceil(in0)")
 

@@ -361,3 +361,61 @@ cumprod_op = register(
         samples=_cum_samples,
     )
 )
+
+
+def _cumulative_logsumexp_infer(specs, attrs):
+    s = specs[0]
+    check_dtype("cumulative_logsumexp", s, FLOATS, "x")
+    if s.shape == ():
+        raise InvalidArgumentError("cumulative_logsumexp: the input must have rank >= 1, got a scalar.")
+    return (Spec(s.shape, s.dtype),)
+
+
+def _cumulative_logsumexp_impl(xp, x, axis, exclusive, reverse):
+    """log(cumsum(exp(x))) by NumPy's stable running logaddexp (computed on the host; half
+    floats in float32); an exclusive sum starts at log(0) = -inf."""
+    if x.ndim == 0:
+        raise InvalidArgumentError("cumulative_logsumexp: the input must have rank >= 1, got a scalar.")
+    host = x.get() if xp is not np else x
+    wide = D.ACCUMULATE.get(host.dtype, host.dtype)
+    h = host.astype(wide)
+    if reverse:
+        h = np.flip(h, axis)
+    r = np.logaddexp.accumulate(h, axis=axis) if h.size else h.copy()
+    if exclusive and r.size:
+        r = np.roll(r, 1, axis=axis)
+        idx = [slice(None)] * h.ndim
+        idx[axis] = slice(0, 1)
+        r[tuple(idx)] = -np.inf
+    if reverse:
+        r = np.flip(r, axis)
+    r = np.ascontiguousarray(r).astype(x.dtype)
+    return r if xp is np else xp.asarray(r)
+
+
+def _cumulative_logsumexp_ref(x, axis, exclusive, reverse):
+    y = np.exp(x.astype(np.float64))
+    with np.errstate(divide="ignore"):
+        return np.log(_cum_impl("sum")(np, y, axis, exclusive, reverse)).astype(x.dtype)
+
+
+def _cumulative_logsumexp_samples(rng):
+    out = []
+    for dt in (D.float32, D.float64):
+        for sh, ax in [((5,), 0), ((3, 4), 1), ((3, 4), 0), ((0,), 0)]:
+            for ex in (False, True):
+                for rev in (False, True):
+                    out.append(S.Sample((S.draw(rng, sh, dt),), {"axis": ax, "exclusive": ex, "reverse": rev}))
+    return out
+
+
+cumulative_logsumexp_op = register(
+    OpDef(
+        name="cumulative_logsumexp",
+        kind="other",
+        infer=_cumulative_logsumexp_infer,
+        impl=_cumulative_logsumexp_impl,
+        ref=_cumulative_logsumexp_ref,
+        samples=_cumulative_logsumexp_samples,
+    )
+)
