@@ -100,6 +100,28 @@ def test_op_agrees_with_tfunc_kernel(name, sample):
             np.testing.assert_array_equal(g, w)
 
 
+@pytest.mark.parametrize(
+    "name, inputs, attrs",
+    [
+        ("sigmoid", [np.array([-10.0, -12.0, 3.0], np.float16)], {}),
+        ("reduce_sum", [np.ones(1000, np.float16)], {"axis": None, "keepdims": False}),
+        ("reduce_mean", [np.full(5000, 30.0, np.float16)], {"axis": None, "keepdims": False}),
+        ("reduce_mean", [np.array([2**60 + 1, 2**60 + 3], np.int64)], {"axis": None, "keepdims": False}),
+        ("reduce_mean", [np.array([-(2**63), 0], np.int64)], {"axis": None, "keepdims": False}),
+        ("reduce_logsumexp", [np.zeros(3000, np.float16)], {"axis": None, "keepdims": False}),
+        ("softmax", [np.zeros(3000, np.float16)], {"axis": 0}),
+        ("log_softmax", [np.zeros(3000, np.float16)], {"axis": 0}),
+    ],
+)
+def test_edge_values_agree_with_tfunc_kernel(name, inputs, attrs):
+    """Half-precision accumulation and 64-bit integer means, where a naive NumPy kernel differs."""
+    want = np.asarray(REGISTRY[name].impl(np, *inputs, **attrs))
+    with np.errstate(over="raise", divide="raise", invalid="raise"):  # quietly, as the kernel
+        got = np.asarray(portable.OPS[name](*inputs, **_portable_attrs(attrs)))
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+
+
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory):
     d = tmp_path_factory.mktemp("exports")

@@ -979,6 +979,20 @@ def _round(x):
     return x.copy() if x.dtype.kind in "iu" else np.rint(x)
 
 
+def _via_float32(f):
+    """``f`` run on float16 input in float32, the result rounded back: tfunc sums and
+    exponentiates half floats in float32 (bfloat16 is read as float32 here already)."""
+
+    def run(x, *args, **kwargs):
+        if x.dtype != np.float16:
+            return f(x, *args, **kwargs)
+        with np.errstate(over="ignore"):
+            return np.asarray(f(x.astype(np.float32), *args, **kwargs)).astype(np.float16)
+
+    return run
+
+
+@_via_float32
 def _sigmoid(x):
     if x.dtype in (np.float32, np.float64):  # tfunc's own float32/float64 sigmoid, bit for bit
         e = np.exp(np.minimum(x, x.dtype.type(40)))
@@ -1030,6 +1044,7 @@ def _reduced_shape(shape, axis, keepdims):
     return tuple(d for i, d in enumerate(shape) if i not in axes)
 
 
+@_via_float32
 def _reduce_sum(x, axis, keepdims):
     return np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
 
@@ -1039,14 +1054,25 @@ def _reduce_prod(x, axis, keepdims):
 
 
 def _reduce_mean(x, axis, keepdims):
-    if x.dtype.kind in "iu":
-        s = np.sum(x, axis=axis, dtype=np.float64, keepdims=keepdims)
+    if x.dtype.kind in "iu":  # summed in 64 bits (wrapping), divided with truncation toward zero
+        wide = np.uint64 if x.dtype.kind == "u" else np.int64
+        s = np.asarray(np.sum(x, axis=axis, dtype=wide, keepdims=keepdims))
         n = x.size // max(s.size, 1) if x.size else 0
-        with np.errstate(all="ignore"):
-            return np.trunc(s / n).astype(x.dtype) if n else np.zeros(np.shape(s), x.dtype)
+        if not n:
+            return np.zeros(np.shape(s), x.dtype)
+        if x.dtype.kind == "u":
+            return (s // np.uint64(n)).astype(x.dtype)
+        with np.errstate(over="ignore"):
+            magnitude = np.where(s < 0, (~s).astype(np.uint64) + np.uint64(1), s.astype(np.uint64))
+            q = (magnitude // np.uint64(n)).astype(np.int64)
+            return np.where(s < 0, -q, q).astype(x.dtype)
     if x.size == 0:
         return np.full(_reduced_shape(x.shape, axis, keepdims), np.nan, x.dtype)
-    s = np.sum(x, axis=axis, keepdims=keepdims)
+    if x.dtype == np.float16:  # summed in float32, rounded to float16, divided there
+        with np.errstate(over="ignore"):
+            s = np.sum(x.astype(np.float32), axis=axis, keepdims=keepdims).astype(np.float16)
+    else:
+        s = np.sum(x, axis=axis, keepdims=keepdims)
     return np.true_divide(s, x.dtype.type(x.size // max(s.size, 1)))
 
 
@@ -1066,6 +1092,7 @@ def _reduce_min(x, axis, keepdims):
     return np.minimum.reduce(x, axis=axis, keepdims=keepdims, initial=_extreme(x, True))
 
 
+@_via_float32
 def _reduce_logsumexp(x, axis, keepdims):
     if x.size == 0:
         return np.full(_reduced_shape(x.shape, axis, keepdims), -np.inf, x.dtype)
@@ -1157,12 +1184,14 @@ def _conv2d(x, f, strides, padding, dilations):
     return out
 
 
+@_via_float32
 def _softmax(x, axis):
     m = np.max(x, axis=axis, keepdims=True) if x.size else x.dtype.type(0)
     e = np.exp(x - m)
     return e / np.sum(e, axis=axis, keepdims=True, dtype=x.dtype)
 
 
+@_via_float32
 def _log_softmax(x, axis):
     m = np.max(x, axis=axis, keepdims=True) if x.size else x.dtype.type(0)
     z = x - m

@@ -54,6 +54,11 @@ def test_roll_and_boolean_mask_with_shapes_known_at_run_time():
     assert rolled.numpy().tolist() == [-2.0, 3.0, 1.0] and masked.numpy().tolist() == [1.0, 3.0]
 
 
+def test_roll_of_an_empty_axis_is_the_empty_tensor():
+    for got in both(lambda x: tf.roll(x, 1, 0), tf.zeros([0, 2])):
+        assert got.shape == (0, 2)
+
+
 def test_sequence_mask():
     for got in both(lambda: tf.sequence_mask([1, 3, 0])):
         assert got.tolist() == [[True, False, False], [True, True, True], [False, False, False]]

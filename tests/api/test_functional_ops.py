@@ -99,3 +99,15 @@ def test_executing_eagerly_and_name_scope():
             assert (outer, inner) == ("outer/", "outer/inner/")
     with pytest.raises(ValueError, match="valid scope name"):
         tf.name_scope("bad name!")
+
+
+def test_empty_inputs_keep_tensorflows_shapes():
+    traced = tf.function(lambda x: tf.map_fn(lambda r: r * 2.0, x), input_signature=[tf.TensorSpec([None, 3])])
+    assert traced(tf.zeros([0, 3])).shape == (0, 3)  # the element shape tracing saw written
+    assert tf.map_fn(lambda r: r * 2.0, tf.zeros([0, 3])).shape == (0,)  # eagerly TF gives (0,) too
+    assert tf.scan(lambda a, r: a + r, tf.zeros([0, 3]), initializer=tf.zeros([3])).shape == (0, 3)
+
+
+def test_switch_case_takes_index_function_pairs():
+    pairs = [(1, lambda: tf.constant(20)), (0, lambda: tf.constant(10))]
+    assert [int(tf.switch_case(tf.constant(k), pairs)) for k in (0, 1)] == [10, 20]

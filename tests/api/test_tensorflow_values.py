@@ -111,3 +111,10 @@ def test_bilinear_resize_returns_float32_nearest_keeps_the_dtype(dtype):
     for f in (tf.image.resize, tf.function(tf.image.resize)):
         assert f(images, [6, 6]).dtype == tf.float32
         assert f(images, [6, 6], method="nearest").dtype == dtype
+
+
+def test_mean_edge_cases_as_tensorflow():
+    assert both(tf.reduce_mean, tf.constant([-(2**63), 0], tf.int64)) == [-(2**62)] * 2  # |-2**63| overflowed
+    assert both(tf.reduce_mean, tf.constant([-(2**63)], tf.int64)) == [-(2**63)] * 2
+    with np.errstate(all="raise"):  # the half mean divides the rounded sum (inf past 65504), quietly
+        assert both(tf.reduce_mean, tf.fill([5000], tf.constant(30.0, tf.float16))) == [np.inf] * 2

@@ -294,3 +294,8 @@ def test_random_seeds_follow_tensorflow_rules():
     assert 2.0 <= float(tf.reduce_min(u)) and float(tf.reduce_max(u)) < 5.0
     i = tf.random.uniform([100], 0, 10, dtype=tf.int32)
     assert i.dtype is tf.int32 and 0 <= int(tf.reduce_min(i)) and int(tf.reduce_max(i)) < 10
+
+
+def test_matmul_operator_casts_a_numpy_operand():
+    for got in (tf.ones([1, 2]) @ np.ones((2, 1)), np.ones((1, 2)) @ tf.ones([2, 1])):
+        assert got.dtype is tf.float32 and got.numpy().tolist() == [[2.0]]

@@ -60,7 +60,8 @@ def roll(input, shift, axis, name=None):
         raise InvalidArgumentError(f"roll: shift and axis must have the same length, got {shift!r} and {axis!r}.")
     for s, a in zip(shifts, axes):
         n = shape(x)[a]
-        index = m.floormod(tf_range(n) - m.cast(convert_to_tensor(s), D.int32), n)
+        # the shift taken modulo the axis size (1 for an empty axis, which has nothing to move)
+        index = m.floormod(tf_range(n) - m.cast(convert_to_tensor(s), D.int32), m.maximum(n, 1))
         x = gather(x, index, axis=a)
     return x
 

@@ -19,6 +19,7 @@ from ..eager.tensor import Tensor
 from . import math_ops as m
 from .array_ops import shape, stack
 from .control_flow_ops import cond, while_loop
+from .creation_ops import zeros
 from .tensor_array import TensorArray
 
 
@@ -79,7 +80,7 @@ def map_fn(
     if ctx.graph is None:
         rows = [_checked(fn(nest.pack_sequence_as(elems, [t[i] for t in leaves])), dtypes, "map_fn") for i in range(n)]
         if not rows:
-            return nest.pack_sequence_as(structure, [_empty(dt, leaves[0]) for dt in dtypes])
+            return nest.pack_sequence_as(structure, [convert_to_tensor([], dt) for dt in dtypes])  # (0,), as TF
         return nest.pack_sequence_as(structure, [stack(list(col)) for col in zip(*rows)])
     inputs = [TensorArray(t.dtype, size=n).unstack(t) for t in leaves]
 
@@ -90,10 +91,6 @@ def map_fn(
 
     result = while_loop(lambda i, *_: i < n, body, (0, *[TensorArray(dt, size=n) for dt in dtypes]))
     return nest.pack_sequence_as(structure, [a.stack() for a in result[1:]])
-
-
-def _empty(dtype, like):
-    return TensorArray(dtype, size=0).stack() if ctx.graph is not None else convert_to_tensor([], dtype)
 
 
 def scan(
@@ -147,8 +144,8 @@ def _accumulate(fn, elems, initializer, reverse, what, keep_all):
             outs.reverse()
         if not keep_all:
             return acc
-        if not outs:
-            return nest.pack_sequence_as(acc, [_empty(dt, leaves[0]) for dt in dtypes])
+        if not outs:  # no elements: no accumulations, each shaped as the initializer (as TF)
+            return nest.pack_sequence_as(acc, [zeros([0] + t.shape.as_list(), t.dtype) for t in nest.flatten(acc)])
         return nest.pack_sequence_as(acc, [stack(list(col)) for col in zip(*outs)])
     inputs = [TensorArray(t.dtype, size=n).unstack(t) for t in leaves]
     start = [TensorArray(dt, size=n) for dt in dtypes] if keep_all else []
@@ -202,9 +199,14 @@ def _chain(pred, fn, otherwise):
 
 
 def switch_case(branch_index, branch_fns, default=None, name=None):
-    """``branch_fns[branch_index]()`` (a list, or a dict of int keys); an index out of range
+    """``branch_fns[branch_index]()`` (a list, (index, fn) pairs or a dict of int keys); an index out of range
     runs ``default``, or the last branch if there is none, as in TensorFlow."""
-    items = sorted(branch_fns.items()) if isinstance(branch_fns, dict) else list(enumerate(branch_fns))
+    if isinstance(branch_fns, dict):
+        items = sorted(branch_fns.items())
+    elif all(isinstance(b, tuple) and len(b) == 2 for b in branch_fns):  # (index, fn) pairs
+        items = sorted(branch_fns, key=lambda b: b[0])
+    else:
+        items = list(enumerate(branch_fns))
     if not items:
         raise ValueError("switch_case: branch_fns must not be empty.")
     if [k for k, _ in items] != list(range(len(items))):

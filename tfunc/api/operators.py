@@ -46,6 +46,12 @@ _and = _logical_or_bitwise(math_ops.logical_and, math_ops.bitwise_and)
 _or = _logical_or_bitwise(math_ops.logical_or, math_ops.bitwise_or)
 _xor = _logical_or_bitwise(math_ops.logical_xor, math_ops.bitwise_xor)
 
+
+def _matmul(x, y):
+    """``x @ y``: a NumPy operand takes the tensor's dtype, as for the other operators."""
+    return nn_ops.matmul(*math_ops._operands(x, y))
+
+
 _BINARY = {
     "add": math_ops.add,
     "sub": math_ops.subtract,
@@ -54,7 +60,7 @@ _BINARY = {
     "floordiv": math_ops.floordiv,
     "mod": math_ops.floormod,
     "pow": math_ops.pow,
-    "matmul": nn_ops.matmul,
+    "matmul": _matmul,
     "and": _and,
     "or": _or,
     "xor": _xor,

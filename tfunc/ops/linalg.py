@@ -143,9 +143,11 @@ def _einsum_infer(specs, attrs):
 
 def _einsum_impl(xp, *operands, equation):
     # NumPy's einsum broadcasts a size-1 labelled axis against any size; TensorFlow refuses
-    # it, and inference, which does too, cannot see shapes unknown while tracing
-    dt = D.from_numpy(operands[0].dtype)
-    _einsum_infer([Spec(o.shape, dt) for o in operands], {"equation": equation})
+    # it, and inference, which does too, cannot see shapes unknown while tracing.  Only an
+    # operand with a size-1 axis can be broadcast, so only then are the sizes checked again.
+    if any(1 in o.shape for o in operands):
+        dt = D.from_numpy(operands[0].dtype)
+        _einsum_infer([Spec(o.shape, dt) for o in operands], {"equation": equation})
     if operands[0].dtype.kind == "V":  # ml_dtypes' bfloat16: einsum it in float32
         operands = tuple(o.astype(np.float32) for o in operands)
         return xp.einsum(equation, *operands, optimize=len(operands) > 2).astype(D.bfloat16._np)

@@ -86,20 +86,23 @@ def _sum_impl(xp, x, axis, keepdims):
     return xp.sum(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
 
 
-@_widened
 def _prod_impl(xp, x, axis, keepdims):
     if xp is np:
         return np.multiply.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
     return xp.prod(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
 
 
-@_widened
 def _mean_impl(xp, x, axis, keepdims):
     if x.dtype.kind in "iu":
         return _int_mean(xp, x, axis, keepdims)
     if x.size == 0:  # the mean of nothing is NaN, as in TensorFlow (without NumPy's warning)
         return xp.full(_reduced_shape(x.shape, axis, keepdims), np.nan, x.dtype)
-    s = xp.sum(x, axis=axis, keepdims=keepdims)  # what xp.mean does, without its Python overhead
+    wide = D.ACCUMULATE.get(x.dtype)
+    if wide is not None:  # TensorFlow's: summed in float32, rounded to the half type, divided there
+        with np.errstate(over="ignore"):  # a sum past the half type's range is inf, quietly
+            s = xp.sum(x.astype(wide), axis=axis, keepdims=keepdims).astype(x.dtype)
+    else:
+        s = xp.sum(x, axis=axis, keepdims=keepdims)  # what xp.mean does, without its Python overhead
     return xp.true_divide(s, x.dtype.type(x.size // max(s.size, 1)))
 
 
@@ -107,14 +110,18 @@ def _int_mean(xp, x, axis, keepdims):
     """TensorFlow's integer mean: the sum in 64 bits (exact past 2**53, wrapping past 2**63),
     divided with truncation toward zero; 0 over no elements."""
     wide = np.uint64 if x.dtype.kind == "u" else np.int64
-    s = xp.sum(x, axis=axis, dtype=wide, keepdims=keepdims)
+    s = xp.asarray(xp.sum(x, axis=axis, dtype=wide, keepdims=keepdims))
     n = x.size // max(s.size, 1) if x.size else 0
     if not n:
         return xp.zeros(xp.shape(s), x.dtype)
-    q = s // wide(n)
-    if x.dtype.kind == "i":
-        q = xp.where(s < 0, -(-s // n), q)
-    return xp.asarray(q).astype(x.dtype)
+    if x.dtype.kind == "u":
+        return (s // np.uint64(n)).astype(x.dtype)
+    # the magnitude in uint64 (|-2**63| does not fit int64), divided, the sign put back;
+    # wrapping is the point here, so NumPy's overflow warnings are not
+    with np.errstate(over="ignore"):
+        magnitude = xp.where(s < 0, (~s).astype(np.uint64) + np.uint64(1), s.astype(np.uint64))
+        q = (magnitude // np.uint64(n)).astype(np.int64)
+        return xp.where(s < 0, -q, q).astype(x.dtype)
 
 
 def _mean_ref(x, axis, keepdims):

@@ -125,12 +125,14 @@ class TensorArrayBuffer:
             return xp.zeros((0,) + rest, self.elem_dtype._np)
         return _module_of(self.items[0], xp).concatenate(self.items, axis=0)
 
-    def stack(self, xp):
+    def stack(self, xp, element_shape=None):
+        """The elements stacked; an empty array takes its element shape from the handle, or
+        else from ``element_shape``, what tracing saw written (map_fn over no rows)."""
         missing = [i for i, v in enumerate(self.items) if v is None]
         if missing:
             raise InvalidArgumentError(f"Could not stack the TensorArray: index {missing[0]} has not been written to.")
         if not self.items:
-            shape = (0,) + tuple(d or 0 for d in (self.element_shape or ()))
+            shape = (0,) + tuple(d or 0 for d in (self.element_shape or element_shape or ()))
             return xp.zeros(shape, self.elem_dtype._np)
         xp = _module_of(self.items[0], xp)
         return xp.stack(self.items)
@@ -256,7 +258,7 @@ tensor_array_stack_op = register(
         kind="other",
         infer=_stack_infer,
         pure=False,
-        impl=lambda xp, h, dtype, element_shape, length: h.stack(xp),
+        impl=lambda xp, h, dtype, element_shape, length: h.stack(xp, element_shape),
     )
 )
 tensor_array_unstack_op = register(
