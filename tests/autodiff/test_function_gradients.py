@@ -233,3 +233,34 @@ def test_unused_outputs_of_multi_output_ops_get_no_materialised_gradient():
         first, _ = tf.py_function(two, [a], [tf.float32, tf.float32])
         total = tf.reduce_sum(first)
     np.testing.assert_allclose(tape.gradient(total, a).numpy(), [2.0, 2.0])
+
+
+def test_tape_outside_reaches_a_tensor_the_function_reads_from_its_closure():
+    x = tf.constant(2.0)
+
+    @tf.function
+    def f():
+        return x * x * 3
+
+    @tf.function
+    def g(a):
+        return a * x + tf.sin(x)
+
+    assert f().numpy() == 12.0  # traced with no tape: x is folded in as a constant
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f()
+    assert tape.gradient(y, x).numpy() == 12.0  # TensorFlow: 12 (it was None)
+    a = tf.constant(1.5)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([x, a])
+        y = g(a)
+    gx, ga = tape.gradient(y, [x, a])
+    np.testing.assert_allclose([gx.numpy(), ga.numpy()], [1.5 + np.cos(2.0), 2.0], rtol=1e-6)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = f()
+        d = inner.gradient(y, x)
+    assert d.numpy() == 12.0 and outer.gradient(d, x).numpy() == 6.0

@@ -27,9 +27,20 @@ from .tape import GradientTape
 class _Split:
     """Forward plan (outputs + saved values) and backward plan (grads from dys + saved)."""
 
-    def __init__(self, cf, variables, needed):
-        """``needed``: which flat inputs, then which variables, need gradients."""
+    def __init__(self, cf, variables, needed, constants=()):
+        """``needed``: which flat inputs, then which ``constants`` (const node ids of eager
+        tensors the trace folded in), then which variables, need gradients.  Those constants
+        become inputs of the split graph, after the function's own."""
         ir = cf.graph.ir
+        if constants:
+            ir = ir.copy()
+            for nid in constants:
+                spec = ir.spec((nid, 0))
+                p = ir.add_node("placeholder", (), {"spec": spec}, (spec,), name="captured", at=nid)
+                ir.replace_uses((nid, 0), (p.id, 0))
+                ir.remove_node(nid)
+                ir.inputs.append(p.id)
+        self.ir = ir
         self.variables = variables
         specs = [ir.spec((nid, 0)) for nid in ir.inputs]
         fg = FuncGraph(f"{cf.name}_forward_backward")
@@ -102,12 +113,27 @@ def _read_variables(cf):
     ]
 
 
-def _split(cf, variables, needed):
+def _captured_constants(cf, tapes) -> list:
+    """The floating eager tensors a trace folded in as constants (a tensor the function reads
+    from its closure) that a recording tape tracks: (tensor, const node id).  As constants
+    they would be invisible to the tape; the split takes them as inputs instead."""
+    captures = getattr(cf.graph, "_const_captures", None)
+    if not captures:
+        return []
+    return [
+        (t, nid)
+        for t, nid, _ in captures.values()
+        if t._dtype.is_floating and any(id(t) in tape._tracked for tape in tapes)
+    ]
+
+
+def _split(cf, variables, needed, constants=()):
     """The forward/backward split for this set of needed gradients (built once each)."""
     cache = cf.__dict__.setdefault("_grad_splits", {})
-    s = cache.get(needed)
+    key = (needed, tuple(constants))
+    s = cache.get(key)
     if s is None:
-        s = cache[needed] = _Split(cf, variables, needed)
+        s = cache[key] = _Split(cf, variables, needed, tuple(constants))
     cf._grad_split = s
     return s
 
@@ -182,10 +208,12 @@ def call_with_tape(cf, flat):
     tapes = [t for t in ctx.tapes if t._recording]
     variables = _read_variables(cf)
     reads = [v._read_for_tapes() for v in variables]
-    needed = tuple(t.dtype.is_floating and any(id(t) in tape._tracked for tape in tapes) for t in list(flat) + reads)
+    constants = _captured_constants(cf, tapes)
+    flat = list(flat) + [t for t, _ in constants]
+    needed = tuple(t.dtype.is_floating and any(id(t) in tape._tracked for tape in tapes) for t in flat + reads)
     if not any(needed):
         return None
-    split = _split(cf, variables, needed)
+    split = _split(cf, variables, needed, [nid for _, nid in constants])
     arrays = [t._value for t in flat]
     try:
         results = split.forward.fn(*arrays)
@@ -197,6 +225,6 @@ def call_with_tape(cf, flat):
         function_call_op,
         tuple(flat) + tuple(reads),
         out_tensors,
-        {"split": split, "saved": saved, "graph": cf.graph.ir},
+        {"split": split, "saved": saved, "graph": split.ir},
     )
     return out_tensors
