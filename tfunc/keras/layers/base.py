@@ -437,15 +437,6 @@ class OperatorLayer(Layer):
 _keras_tensor._OPERATOR_LAYER.append(OperatorLayer)
 
 
-def _dedup(items):
-    seen, out = set(), []
-    for x in items:
-        if id(x) not in seen:
-            seen.add(id(x))
-            out.append(x)
-    return out
-
-
 def refuse_unsupported(**options) -> None:
     """Raises for the first Keras option given that tfunc's layers do not implement
     (regularizers, constraints): silently ignoring one would train a different model."""
