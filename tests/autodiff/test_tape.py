@@ -137,3 +137,30 @@ def test_no_gradient_rule_is_a_clear_error():
         y = ta.concat()  # elements of any first dimension: no dense gradient
     with pytest.raises(LookupError, match="gradient registry has no entry for: tensor_array_concat"):
         tape.gradient(y, x)
+
+
+def test_gradients_through_complex_values_are_refused_not_none():
+    """TensorFlow differentiates complex tensors; tfunc does not, and says so instead of
+    returning None (which read as 'no dependence')."""
+    z = tf.constant([1 + 2j])
+    with tf.GradientTape() as tape:
+        tape.watch(z)
+        y = tf.math.real(z * z)
+    with pytest.raises(NotImplementedError, match="complex"):
+        tape.gradient(y, z)
+    a = tf.constant(1.0)
+    for mode in (lambda f: f, tf.function):
+
+        def grad(a):
+            with tf.GradientTape() as tape:
+                tape.watch(a)
+                y = tf.abs(tf.complex(a, 2 * a))
+            return tape.gradient(y, a)
+
+        with pytest.raises(NotImplementedError, match="complex"):
+            mode(grad)(a)
+    with tf.GradientTape() as tape:  # a complex value the target does not depend on is fine
+        tape.watch(a)
+        _ = tf.complex(a, a)
+        y = a * 3
+    assert tape.gradient(y, a).numpy() == 3.0

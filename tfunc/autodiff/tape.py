@@ -59,10 +59,11 @@ class _Entry:
 
 
 def _differentiable(t) -> bool:
-    """Floats carry gradients; variant values (TensorArray buffers) are tracked too, so a
-    path through an op without a gradient rule is reported instead of giving None."""
+    """Floats carry gradients; variant values (TensorArray buffers) and complex values are
+    tracked too, so a path through an op without a gradient rule, or through complex values
+    (which tfunc does not differentiate), is reported instead of giving None."""
     dt = t.dtype
-    return dt.is_floating or dt.is_variant
+    return dt.is_floating or dt.is_variant or dt.is_complex
 
 
 class GradientTape:
@@ -296,6 +297,14 @@ def backprop(entries, targets, output_grads, tracked):
         needed = {i for i, t in enumerate(entry.inputs) if id(t) in tracked}
         if not needed:
             continue
+        if any(entry.inputs[i].dtype.is_complex for i in needed) or any(
+            d is not None and o.dtype.is_complex for o, d in zip(entry.outputs, dys)
+        ):
+            raise NotImplementedError(
+                f"tfunc does not differentiate through complex tensors (the gradient reaches "
+                f"'{entry.op.name}' with a complex input or output); TensorFlow does. Split the "
+                "computation into real and imaginary parts (tf.math.real/imag) to differentiate it."
+            )
         rule = gradient_rule(entry.op)
         if rule is None:
             if entry.op.tf_name:  # TensorFlow's words, as its guides print them
