@@ -113,3 +113,18 @@ def test_tensordot_axes_forms():
     assert tf.tensordot(a, b, tf.constant([[0, 1], [0, 1]])).numpy().tolist() == [6.0] * 4
     assert tf.tensordot(a, b, np.array([[0, 1], [0, 1]])).shape == (4,)
     assert tf.tensordot(a, b, 0).shape == (2, 3, 4, 2, 3)
+
+
+def test_searchsorted_places_nan_as_tensorflow_for_any_number_of_rows():
+    nan = float("nan")
+    two_rows = tf.constant([[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]])
+    assert tf.searchsorted(two_rows, tf.constant([[nan], [2.0]]), side="right").numpy().tolist() == [[3], [2]]
+    assert tf.searchsorted(two_rows, tf.constant([[nan], [2.0]])).numpy().tolist() == [[0], [1]]
+    one_row = tf.constant([1.0, 2.0, 3.0])
+    assert tf.searchsorted(one_row, tf.constant([nan]), side="right").numpy().tolist() == [3]
+    assert tf.searchsorted(one_row, tf.constant([nan])).numpy().tolist() == [0]
+
+
+def test_roll_by_a_shift_past_int32():
+    assert tf.roll(tf.range(5), 2**31 + 3, 0).numpy().tolist() == np.roll(np.arange(5), 2**31 + 3).tolist()
+    assert tf.roll(tf.range(5), -7, 0).numpy().tolist() == [2, 3, 4, 0, 1]

@@ -111,3 +111,7 @@ def test_empty_inputs_keep_tensorflows_shapes():
 def test_switch_case_takes_index_function_pairs():
     pairs = [(1, lambda: tf.constant(20)), (0, lambda: tf.constant(10))]
     assert [int(tf.switch_case(tf.constant(k), pairs)) for k in (0, 1)] == [10, 20]
+
+
+def test_eager_map_fn_over_no_rows_takes_the_signature_shape():
+    assert tf.map_fn(lambda r: r * 2.0, tf.zeros([0, 3]), fn_output_signature=tf.TensorSpec([3])).shape == (0, 3)

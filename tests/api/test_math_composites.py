@@ -133,3 +133,10 @@ def test_confusion_matrix_refuses_out_of_range_classes_and_in_top_k_takes_run_ti
     sig = [tf.TensorSpec([None], tf.int32), tf.TensorSpec([None, None])]
     f = tf.function(lambda t, p: tf.math.in_top_k(t, p, 1), input_signature=sig)
     assert f(tf.constant([0, 2]), tf.constant([[0.5, 0.5, 0.1], [0.1, 0.2, 0.3]])).numpy().tolist() == [True, True]
+
+
+def test_in_top_k_of_an_out_of_range_target_is_false():
+    assert tf.math.in_top_k(tf.constant([5, -1]), tf.constant([[-1.0, -2.0, -3.0]] * 2), 1).numpy().tolist() == [
+        False,
+        False,
+    ]

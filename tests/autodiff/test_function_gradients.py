@@ -2,6 +2,7 @@
 control flow; eager, traced and tape-around-function must agree."""
 
 import numpy as np
+import pytest
 
 import tfunc as tf
 
@@ -264,3 +265,39 @@ def test_tape_outside_reaches_a_tensor_the_function_reads_from_its_closure():
             y = f()
         d = inner.gradient(y, x)
     assert d.numpy() == 12.0 and outer.gradient(d, x).numpy() == 6.0
+
+
+def test_a_watched_closure_tensor_used_in_a_branch_or_loop_is_refused_not_partial():
+    c, x = tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])
+
+    @tf.function
+    def inner(a):
+        return c * a
+
+    @tf.function
+    def nested(a):  # an inlined nested function: both uses count
+        return tf.reduce_sum(c * a + inner(a))
+
+    @tf.function
+    def branch(a):
+        return tf.reduce_sum(c * a) + tf.cond(tf.reduce_sum(a) > 0, lambda: tf.reduce_sum(c * a), lambda: 0.0)
+
+    @tf.function
+    def only_branch(a):
+        return tf.cond(tf.reduce_sum(a) > 0, lambda: tf.reduce_sum(c * a), lambda: 0.0)
+
+    for f in (nested, branch, only_branch):
+        f(x)  # traced with no tape: c is folded in
+    with tf.GradientTape() as tape:
+        tape.watch(c)
+        y = nested(x)
+    assert tape.gradient(y, c).numpy().tolist() == [6.0, 8.0]  # TensorFlow: [6, 8]
+    for f in (branch, only_branch):  # TF: [6, 8] and [3, 4]; tfunc says it cannot, never a part
+        with pytest.raises(NotImplementedError, match="as an argument"):
+            with tf.GradientTape() as tape:
+                tape.watch(c)
+                f(x)
+    with tf.GradientTape() as tape:  # unwatched, the capture is a plain constant
+        tape.watch(x)
+        y = only_branch(x * 1.0)
+    assert tape.gradient(y, x).numpy().tolist() == [1.0, 2.0]

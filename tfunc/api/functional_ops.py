@@ -80,7 +80,7 @@ def map_fn(
     if ctx.graph is None:
         rows = [_checked(fn(nest.pack_sequence_as(elems, [t[i] for t in leaves])), dtypes, "map_fn") for i in range(n)]
         if not rows:
-            return nest.pack_sequence_as(structure, [convert_to_tensor([], dt) for dt in dtypes])  # (0,), as TF
+            return nest.pack_sequence_as(structure, [_no_rows(s) for s in nest.flatten(structure)])
         return nest.pack_sequence_as(structure, [stack(list(col)) for col in zip(*rows)])
     inputs = [TensorArray(t.dtype, size=n).unstack(t) for t in leaves]
 
@@ -91,6 +91,14 @@ def map_fn(
 
     result = while_loop(lambda i, *_: i < n, body, (0, *[TensorArray(dt, size=n) for dt in dtypes]))
     return nest.pack_sequence_as(structure, [a.stack() for a in result[1:]])
+
+
+def _no_rows(signature):
+    """map_fn's result over no elements: shape (0,) + the signature's shape when it gives one
+    (a TensorSpec), else (0,), as TensorFlow's eager map_fn."""
+    if isinstance(signature, TensorSpec) and signature.shape.is_fully_defined():
+        return zeros([0] + signature.shape.as_list(), signature.dtype)
+    return convert_to_tensor([], _dtypes_of(signature)[0])
 
 
 def scan(

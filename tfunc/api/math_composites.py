@@ -95,10 +95,12 @@ def in_top_k(targets, predictions, k, name=None):
         raise InvalidArgumentError(
             f"in_top_k: predictions must be a matrix and targets a vector, got {p.shape} and {t.shape}."
         )
-    classes = tf_range(shape(p)[-1], dtype=t.dtype)  # the number of classes may be known only at run time
+    n = shape(p)[-1]  # the number of classes may be known only at run time
+    classes = tf_range(n, dtype=t.dtype)
     own = r.reduce_sum(m.multiply(p, m.cast(m.equal(classes, reshape(t, [-1, 1])), p.dtype)), axis=1)
     higher = r.reduce_sum(m.cast(m.greater(p, reshape(own, [-1, 1])), D.int32), axis=1)
-    return m.logical_and(m.less(higher, k), m.is_finite(own))
+    in_range = m.logical_and(m.greater_equal(t, 0), m.less(t, m.cast(n, t.dtype)))  # else False, as TF
+    return m.logical_and(m.logical_and(m.less(higher, k), m.is_finite(own)), in_range)
 
 
 def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=D.int32, name=None):

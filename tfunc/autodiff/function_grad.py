@@ -113,18 +113,62 @@ def _read_variables(cf):
     ]
 
 
+_NESTED_CAPTURE = (
+    "{name}: a watched tensor the function reads from its closure is used in a branch, loop body "
+    "or nested function, where tfunc cannot differentiate it; pass it to the function as an argument."
+)
+
+
+def _capture_index(cf):
+    """Built once per concrete function: its floating eager captures folded in as top-level
+    constants (by tensor id: (tensor, const node id)), their ids as a frozenset, and the ids of
+    the arrays held by constants of its sub-graphs (branches, loop bodies, nested functions)."""
+    index = cf.__dict__.get("_capture_index")
+    if index is None:
+        captures = getattr(cf.graph, "_const_captures", None) or {}
+        floats = {k: t for k, (t, _, _) in captures.items() if t._dtype.is_floating}
+        top: dict = {}  # id(array) -> the top-level const nodes holding it (an inlined nested
+        nested: set = set()  # function copies its own const node of the same array)
+
+        def walk(ir, is_top):
+            for node in ir.nodes():
+                if node.op == "const":
+                    if is_top:
+                        top.setdefault(id(node.attrs["value"]), []).append(node.id)
+                    else:
+                        nested.add(id(node.attrs["value"]))
+                for v in node.attrs.values():
+                    sub = v if hasattr(v, "nodes") else getattr(getattr(v, "graph", None), "ir", None)
+                    if sub is not None and hasattr(sub, "nodes"):
+                        walk(sub, False)
+
+        walk(cf.graph.ir, True)
+        inner = frozenset(getattr(cf.graph, "_nested_const_captures", None) or ())
+        index = cf.__dict__["_capture_index"] = (floats, frozenset(floats), top, nested, inner)
+    return index
+
+
 def _captured_constants(cf, tapes) -> list:
     """The floating eager tensors a trace folded in as constants (a tensor the function reads
     from its closure) that a recording tape tracks: (tensor, const node id).  As constants
-    they would be invisible to the tape; the split takes them as inputs instead."""
-    captures = getattr(cf.graph, "_const_captures", None)
-    if not captures:
+    they would be invisible to the tape; the split takes them as inputs instead.  One that a
+    sub-graph folded in (a branch, a loop body) is refused: its gradient there would be lost,
+    and a partial gradient, or None, would read as a wrong answer."""
+    floats, keys, top, nested, inner = _capture_index(cf)
+    if not keys and not inner:
         return []
-    return [
-        (t, nid)
-        for t, nid, _ in captures.values()
-        if t._dtype.is_floating and any(id(t) in tape._tracked for tape in tapes)
-    ]
+    hit: set = set()
+    for tape in tapes:
+        hit |= keys & tape._tracked.keys()
+        if inner and inner & tape._tracked.keys():
+            raise NotImplementedError(_NESTED_CAPTURE.format(name=cf.name))
+    out = []
+    for k in hit:
+        t = floats[k]
+        if id(t._value) in nested:
+            raise NotImplementedError(_NESTED_CAPTURE.format(name=cf.name))
+        out.extend((t, nid) for nid in top[id(t._value)])  # each const node an input of its own
+    return sorted(out, key=lambda pair: pair[1])
 
 
 def _split(cf, variables, needed, constants=()):

@@ -103,7 +103,8 @@ def _mean_impl(xp, x, axis, keepdims):
             s = xp.sum(x.astype(wide), axis=axis, keepdims=keepdims).astype(x.dtype)
     else:
         s = xp.sum(x, axis=axis, keepdims=keepdims)  # what xp.mean does, without its Python overhead
-    return xp.true_divide(s, x.dtype.type(x.size // max(s.size, 1)))
+    with np.errstate(over="ignore"):  # a count past a half type's range is inf there, as in TF
+        return xp.true_divide(s, x.dtype.type(x.size // max(s.size, 1)))
 
 
 def _int_mean(xp, x, axis, keepdims):
@@ -388,7 +389,8 @@ def _cumulative_logsumexp_impl(xp, x, axis, exclusive, reverse):
     h = host.astype(wide)
     if reverse:
         h = np.flip(h, axis)
-    r = np.logaddexp.accumulate(h, axis=axis) if h.size else h.copy()
+    with np.errstate(invalid="ignore"):  # NaN in, NaN out, quietly (as TensorFlow)
+        r = np.logaddexp.accumulate(h, axis=axis) if h.size else h.copy()
     if exclusive and r.size:
         r = np.roll(r, 1, axis=axis)
         idx = [slice(None)] * h.ndim

@@ -238,7 +238,8 @@ def _searchsorted_infer(specs, attrs):
 
 def _searchsorted_impl(xp, seq, values, side, out_type):
     """Where each value would go in its sorted row (the leading dimensions are shared): one
-    vectorized binary search over every row at once, log2(n) passes."""
+    vectorized binary search over every row at once, log2(n) passes, with TensorFlow's
+    comparisons (NumPy's searchsorted orders NaN differently)."""
     if seq.shape[:-1] != values.shape[:-1]:
         raise InvalidArgumentError(
             f"searchsorted: sorted_sequence {seq.shape} and values {values.shape} must have the same "
@@ -248,8 +249,6 @@ def _searchsorted_impl(xp, seq, values, side, out_type):
     rows = int(np.prod(seq.shape[:-1], dtype=np.int64))
     if rows == 0 or n == 0 or values.size == 0:
         return xp.zeros(values.shape, out_type._np)
-    if rows == 1:  # one row: NumPy's own search
-        return xp.searchsorted(seq.reshape(n), values.reshape(-1), side=side).reshape(values.shape).astype(out_type._np)
     s2 = seq.reshape(rows, n)
     v2 = values.reshape(rows, -1)
     row = xp.arange(rows)[:, None]
@@ -258,7 +257,9 @@ def _searchsorted_impl(xp, seq, values, side, out_type):
     for _ in range(int(n).bit_length()):
         mid = (lo + hi) // 2
         probe = s2[row, xp.minimum(mid, n - 1)]
-        go_right = (probe < v2) if side == "left" else (probe <= v2)
+        # TensorFlow's comparisons, NaN included: left moves past probe < v, right past
+        # not (v < probe), so a NaN value goes to the end on the right, the start on the left
+        go_right = (probe < v2) if side == "left" else ~(v2 < probe)
         go_right &= mid < hi
         lo = xp.where(go_right, mid + 1, lo)
         hi = xp.where(go_right, hi, mid)
@@ -266,7 +267,7 @@ def _searchsorted_impl(xp, seq, values, side, out_type):
 
 
 def _searchsorted_ref(seq, values, side, out_type):
-    """Row by row with NumPy's searchsorted."""
+    """Row by row with NumPy's searchsorted (the samples hold no NaN, where the two differ)."""
     out = np.zeros(values.shape, out_type._np)
     if seq.shape[-1] == 0 or values.size == 0:
         return out

@@ -82,6 +82,7 @@ class FuncGraph:
         self.ir = Graph(name)
         self.outer = outer
         self._const_captures: dict = {}  # id(EagerTensor) -> (tensor, node id, spec)
+        self._nested_const_captures: dict = {}  # id -> EagerTensor, folded into a sub-graph
         self.outer_captures: list = []  # [(outer SymbolicTensor, inner placeholder SymbolicTensor)]
         self._outer_index: dict = {}  # (id(outer graph), node, index) -> position in outer_captures
         self.variables: dict = {}  # id -> Variable read or written here
@@ -176,6 +177,11 @@ class FuncGraph:
         nid = self.constant(t._value, t._dtype)
         spec = self.ir.spec((nid, 0))
         self._const_captures[key] = (t, nid, spec)
+        if self.outer is not None:  # a sub-graph's: the function's graph notes it (gradients)
+            root = self.outer
+            while root.outer is not None:
+                root = root.outer
+            root._nested_const_captures[key] = t
         return nid, spec
 
     def capture(self, t: SymbolicTensor) -> SymbolicTensor:
