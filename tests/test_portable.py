@@ -245,3 +245,17 @@ def test_tensor_files_are_safetensors_both_ways(tmp_path):
     for k, v in arrays.items():
         assert ours[k].dtype == v.dtype and ours[k].shape == v.shape
         np.testing.assert_array_equal(ours[k], v)
+
+
+def test_an_exported_assertion_runs_in_the_numpy_loader(tmp_path):
+    class Checked(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([None])])
+        def __call__(self, v):
+            tf.debugging.assert_positive(v, message="positive")
+            return v * 2
+
+    tf.saved_model.save(Checked(), str(tmp_path))
+    m = portable.load(tmp_path)
+    np.testing.assert_array_equal(m(np.array([1.0], np.float32)), [2.0])
+    with pytest.raises(ValueError, match=r"positive\. .* x = \[-1.0\]"):
+        m(np.array([-1.0], np.float32))

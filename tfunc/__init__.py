@@ -62,6 +62,13 @@ from .api.context_ops import executing_eagerly, name_scope
 from .api.control_flow_ops import cond, while_loop
 from .api.creation_ops import eye, fill, linspace, ones, ones_like, range, zeros, zeros_like
 from .api.custom_gradient import custom_gradient
+from .api.debugging_ops import (
+    Assert,
+    assert_equal,
+    assert_greater,
+    assert_less,
+    assert_rank,
+)
 from .api.functional_ops import case, foldl, foldr, map_fn, scan, switch_case
 from .api.indexing_ops import (
     gather_nd,
@@ -325,6 +332,11 @@ __all__ = [
     "strided_slice",
     "cond",
     "while_loop",
+    "Assert",
+    "assert_equal",
+    "assert_greater",
+    "assert_less",
+    "assert_rank",
     "case",
     "switch_case",
     "map_fn",

@@ -1365,10 +1365,25 @@ _BINARY = {
     "sqrt_grad": _sqrt_grad,
 }
 
+
 #: The ops this loader runs: op name -> ``f(*arrays, **attrs)``.  (Graph structure ops --
 #: placeholder, const, variables, cond, while_loop, fused_elementwise -- are run by the
 #: interpreter itself.)
+def _assert(condition, *data, message, labels, summarize):
+    """tfunc's assert node: raises ValueError (this loader's error for a failing check) with
+    the message and the first ``summarize`` entries of each data tensor."""
+    if not bool(condition):
+        shown = []
+        for label, d in zip(labels, data):
+            flat = np.asarray(d).reshape(-1)
+            text = f"{flat[:summarize].tolist()}{'...' if flat.size > summarize else ''}"
+            shown.append(f"{label} = {text}" if label else text)
+        raise ValueError("assertion failed: " + " ".join(p for p in [message, ", ".join(shown)] if p))
+    return ()
+
+
 OPS = {
+    "assert": _assert,
     **_UNARY,
     **_BINARY,
     "where": _where,

@@ -33,3 +33,62 @@ def test_check_numerics_gradient_is_checked_too():
         tape.watch(x)
         y = tf.debugging.check_numerics(x * x, "square")
     assert float(tape.gradient(y, x)) == 4.0
+
+
+def test_assertions_fail_eagerly_while_tracing_and_at_run_time():
+    x = tf.constant([1.0, 2.0])
+    with pytest.raises(
+        tf.errors.InvalidArgumentError, match=r"mismatch\. Condition x == y .* x = \[1.0, 2.0\], y = \[1.0, 3.0\]"
+    ):
+        tf.debugging.assert_equal(x, tf.constant([1.0, 3.0]), message="mismatch")
+    assert tf.debugging.assert_less(x, 3.0) is None
+
+    @tf.function(input_signature=[tf.TensorSpec([None])])
+    def doubled(v):
+        tf.debugging.assert_positive(v, message="v must be positive")  # nothing reads it: still runs
+        return v * 2
+
+    assert doubled(x).numpy().tolist() == [2.0, 4.0]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="v must be positive"):
+        doubled(tf.constant([1.0, -1.0]))
+
+    @tf.function
+    def known_while_tracing():
+        tf.debugging.assert_equal(tf.constant(1), tf.constant(2))
+        return 1
+
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"x = \[1\], y = \[2\]"):
+        known_while_tracing()
+
+    @tf.function
+    def asserted(v):
+        tf.Assert(tf.reduce_all(v > 0), [v], summarize=1)
+        return v
+
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"\[2.0\]\.\.\."):
+        asserted(tf.constant([2.0, -3.0]))
+
+
+def test_other_assertions():
+    tf.debugging.assert_near(tf.constant([1.0]), tf.constant([1.0 + 1e-7]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="tolerance"):
+        tf.debugging.assert_near(tf.constant([1.0]), tf.constant([1.1]))
+    for check, bad in [
+        (tf.debugging.assert_negative, [1]),
+        (tf.debugging.assert_non_negative, [-1]),
+        (tf.debugging.assert_non_positive, [1]),
+        (tf.debugging.assert_none_equal, None),
+        (tf.debugging.assert_greater_equal, None),
+    ]:
+        with pytest.raises(tf.errors.InvalidArgumentError):
+            if bad is None:
+                check(tf.constant([1, 2]), tf.constant([1, 3]) if check is tf.debugging.assert_none_equal else 5)
+            else:
+                check(tf.constant(bad))
+    with pytest.raises(ValueError, match="rank 2"):
+        tf.debugging.assert_rank(tf.ones([3]), 2)
+    f = tf.function(lambda v: tf.debugging.assert_rank(v, 1) or v, input_signature=[tf.TensorSpec(None)])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="rank 1"):
+        f(tf.ones([2, 2]))
+    with pytest.raises(TypeError, match="must be of type"):
+        tf.debugging.assert_type(tf.constant(1), tf.float32)

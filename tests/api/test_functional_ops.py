@@ -87,8 +87,14 @@ def test_switch_case_and_case():
         tf.case([(tf.constant(True), lambda: 1), (tf.constant(True), lambda: 2)], exclusive=True)
     with pytest.raises(tf.errors.InvalidArgumentError, match="no predicate"):
         tf.case([(tf.constant(False), lambda: 1)])
-    with pytest.raises(ValueError, match="needs a default"):
-        tf.function(lambda: tf.case([(tf.constant(False), lambda: tf.constant(1))]))()
+    only = tf.function(lambda p: tf.case([(p, lambda: tf.constant(1))]))  # no default: checked at run time
+    assert only(tf.constant(True)).numpy() == 1
+    with pytest.raises(tf.errors.InvalidArgumentError, match="no predicate"):
+        only(tf.constant(False))
+    both_true = tf.function(lambda p: tf.case([(p, lambda: 1), (p, lambda: 2)], default=lambda: 0, exclusive=True))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="more than one"):
+        both_true(tf.constant(True))
+    assert both_true(tf.constant(False)).numpy() == 0
 
 
 def test_executing_eagerly_and_name_scope():

@@ -1,11 +1,43 @@
-"""``tfunc.debugging.check_numerics``: passes a tensor through, failing when it holds NaN or
-infinity (eagerly at once, in a traced function when the graph runs)."""
+"""``tfunc.debugging``: run-time checks.  ``check_numerics`` passes a tensor through,
+failing when it holds NaN or infinity; ``Assert`` and the ``assert_*`` functions fail when
+a condition does not hold: eagerly at once, while tracing at once when the values are
+known then (as TensorFlow's static checks), else when the graph runs (an ``assert`` node,
+kept and ordered with the function's other effects)."""
 
 from __future__ import annotations
 
+import numpy as np
+
+from ..core import dtypes as D
+from ..core.errors import InvalidArgumentError
 from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import call
-from ..ops.debugging import check_numerics_op
+from ..eager.tensor import EagerTensor
+from ..ops.debugging import assert_op, assertion_text, check_numerics_op
+from ..tracing.symbolic import constant_value
+from . import math_ops as m
+from . import reduction_ops as r
+from .array_ops import rank as rank_of
+from .array_ops import shape
+
+__all__ = [
+    "Assert",
+    "assert_all_finite",
+    "assert_equal",
+    "assert_greater",
+    "assert_greater_equal",
+    "assert_less",
+    "assert_less_equal",
+    "assert_near",
+    "assert_negative",
+    "assert_non_negative",
+    "assert_non_positive",
+    "assert_none_equal",
+    "assert_positive",
+    "assert_rank",
+    "assert_type",
+    "check_numerics",
+]
 
 
 def check_numerics(tensor, message, name=None):
@@ -14,4 +46,104 @@ def check_numerics(tensor, message, name=None):
     return call(check_numerics_op, (t,), {"message": str(message)})
 
 
-__all__ = ["check_numerics"]
+def assert_all_finite(t, msg, name=None, x=None, message=None):
+    """``check_numerics`` under its ``tf.debugging`` alias."""
+    return check_numerics(t if x is None else x, msg if message is None else message)
+
+
+def Assert(condition, data, summarize=None, name=None):
+    """Fails with ``data`` (the first ``summarize`` entries of each, 3 by default) when the
+    boolean scalar ``condition`` is false."""
+    data = [convert_to_tensor(d) for d in data]
+    return _check(convert_to_tensor(condition), "", data, [""] * len(data), summarize or 3)
+
+
+def _check(condition, message, data, labels, summarize):
+    if not condition.dtype.is_bool or condition.shape.rank not in (0, None):
+        raise InvalidArgumentError(f"Assert: the condition must be a boolean scalar, got {condition}.")
+    known = condition.numpy() if isinstance(condition, EagerTensor) else constant_value(condition)
+    if known is None:  # only the run knows: an assert node
+        attrs = {"message": message, "labels": tuple(labels), "summarize": summarize}
+        call(assert_op, (condition, *data), attrs)
+        return None
+    if not bool(known):  # known now (eagerly, or while tracing): fail now, as TensorFlow does
+        raise InvalidArgumentError(assertion_text(message, labels, [_shown(d, summarize) for d in data]))
+    return None
+
+
+def _shown(t, summarize):
+    v = t.numpy() if isinstance(t, EagerTensor) else constant_value(t)
+    if v is None:
+        return repr(t)
+    flat = np.asarray(v).reshape(-1)
+    return f"{flat[:summarize].tolist()}{'...' if flat.size > summarize else ''}"
+
+
+def _binary_assert(op, describe):
+    def check(x, y, message=None, summarize=None, name=None):
+        x, y = m._operands(x, y)
+        cond = r.reduce_all(op(x, y))
+        text = f"{message + '. ' if message else ''}Condition x {describe} y did not hold element-wise:"
+        return _check(cond, text, [x, y], ["x", "y"], summarize or 3)
+
+    check.__name__ = f"assert_{op.__name__}"
+    check.__doc__ = f"Fails unless ``x {describe} y`` holds for every element (with broadcasting)."
+    return check
+
+
+assert_equal = _binary_assert(m.equal, "==")
+assert_none_equal = _binary_assert(m.not_equal, "!=")
+assert_less = _binary_assert(m.less, "<")
+assert_less_equal = _binary_assert(m.less_equal, "<=")
+assert_greater = _binary_assert(m.greater, ">")
+assert_greater_equal = _binary_assert(m.greater_equal, ">=")
+
+
+def _sign_assert(op, describe):
+    def check(x, message=None, summarize=None, name=None):
+        x = convert_to_tensor(x)
+        cond = r.reduce_all(op(x, convert_to_tensor(0, x.dtype)))
+        text = f"{message + '. ' if message else ''}Condition x {describe} did not hold element-wise:"
+        return _check(cond, text, [x], ["x"], summarize or 3)
+
+    check.__doc__ = f"Fails unless every element of ``x`` is {describe}."
+    return check
+
+
+assert_positive = _sign_assert(m.greater, "> 0")
+assert_negative = _sign_assert(m.less, "< 0")
+assert_non_negative = _sign_assert(m.greater_equal, ">= 0")
+assert_non_positive = _sign_assert(m.less_equal, "<= 0")
+
+
+def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=None):
+    """Fails unless ``|x - y| <= atol + rtol * |y|`` everywhere (default tolerances 10 eps of
+    the dtype, as TensorFlow's)."""
+    x, y = m._operands(x, y)
+    eps = float(np.finfo(x.dtype._np).eps) if x.dtype.is_floating else 0.0
+    rtol = 10 * eps if rtol is None else rtol
+    atol = 10 * eps if atol is None else atol
+    diff = m.abs(m.subtract(x, y))
+    cond = r.reduce_all(m.less_equal(diff, m.add(m.cast(atol, diff.dtype), m.cast(rtol, diff.dtype) * m.abs(y))))
+    text = f"{message + '. ' if message else ''}x and y not equal to tolerance rtol = {rtol}, atol = {atol}:"
+    return _check(cond, text, [x, y], ["x", "y"], summarize or 3)
+
+
+def assert_rank(x, rank, message=None, name=None):
+    """Fails unless ``x`` has rank ``rank`` (checked while tracing when the rank is known)."""
+    x = convert_to_tensor(x)
+    want = int(rank)
+    text = f"{message + '. ' if message else ''}Tensor must have rank {want}."
+    if x.shape.rank is not None:
+        if x.shape.rank != want:
+            raise ValueError(f"{text} Received shape: {x.shape}")
+        return None
+    return _check(m.equal(rank_of(x), want), text, [shape(x)], ["Received shape"], 8)
+
+
+def assert_type(tensor, tf_type, message=None, name=None):
+    """Fails (a TypeError, at once) unless ``tensor`` has dtype ``tf_type``."""
+    t = convert_to_tensor(tensor)
+    if t.dtype is not D.as_dtype(tf_type):
+        raise TypeError(f"{message + ': ' if message else ''}{t!r} must be of type {D.as_dtype(tf_type)!r}.")
+    return None

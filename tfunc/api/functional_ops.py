@@ -20,6 +20,7 @@ from . import math_ops as m
 from .array_ops import shape, stack
 from .control_flow_ops import cond, while_loop
 from .creation_ops import zeros
+from .debugging_ops import Assert
 from .tensor_array import TensorArray
 
 
@@ -181,11 +182,13 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name=None):
             raise TypeError(f"case: pred_fn_pairs must be (predicate, callable) pairs, got {p!r}.")
     preds = [convert_to_tensor(p) for p, _ in pairs]
     fns = [f for _, f in pairs]
-    if ctx.graph is not None and (default is None or exclusive):
-        raise ValueError(
-            "case inside a tfunc.function needs a default and exclusive=False: TensorFlow checks at run "
-            "time that some (or exactly one) predicate is true, which tfunc's graphs cannot."
-        )
+    if ctx.graph is not None and preds:  # the run checks what an eager call checks now
+        if exclusive:
+            count = m.add_n([m.cast(p, D.int32) for p in preds])
+            Assert(m.less_equal(count, 1), ["case: more than one predicate is true with exclusive=True"])
+        if default is None:
+            any_true = m.greater(m.add_n([m.cast(p, D.int32) for p in preds]), 0)
+            Assert(any_true, ["case: no predicate is true and there is no default"])
     if ctx.graph is None:
         true = [bool(p) for p in preds]
         if exclusive and sum(true) > 1:

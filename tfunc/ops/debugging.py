@@ -83,3 +83,49 @@ loop_init_check_op = register(
         samples=_loop_init_check_samples,
     )
 )
+
+
+# --- assertions -------------------------------------------------------------------------------
+
+
+def _assert_infer(specs, attrs):
+    cond = specs[0]
+    if not cond.dtype.is_bool or cond.rank not in (0, None):
+        raise InvalidArgumentError(f"Assert: the condition must be a boolean scalar, got {cond}.")
+    return ()
+
+
+def _summary(a, summarize):
+    flat = np.asarray(a.get() if hasattr(a, "get") else a).reshape(-1)
+    shown = flat[:summarize].tolist()
+    return f"{shown}{'...' if flat.size > summarize else ''}"
+
+
+def assertion_text(message, labels, shown) -> str:
+    """TensorFlow's layout: the message, then each data tensor, named by its label if any."""
+    parts = [f"{label} = {v}" if label else v for label, v in zip(labels, shown)]
+    return "assertion failed: " + " ".join(p for p in [message, ", ".join(parts)] if p)
+
+
+def _assert_impl(xp, condition, *data, message, labels, summarize):
+    """Raises InvalidArgumentError with ``message`` and the first ``summarize`` entries of each
+    ``data`` tensor when ``condition`` is false."""
+    if not bool(condition):
+        raise InvalidArgumentError(assertion_text(message, labels, [_summary(d, summarize) for d in data]))
+    return ()
+
+
+# An assertion runs whether or not anything reads it (stateful: kept, in program order among
+# the function's other effects); a failing one fails the call that runs it.
+assert_op = register(
+    OpDef(
+        name="assert",
+        kind="io",
+        infer=_assert_infer,
+        impl=_assert_impl,
+        num_outputs=0,
+        stateful=True,
+        host_sync=True,
+        tf_name="Assert",
+    )
+)
