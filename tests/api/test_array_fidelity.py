@@ -99,3 +99,28 @@ def test_reshape_of_a_non_empty_tensor_to_a_zero_size_is_an_error():
     for fn in (lambda x: tf.reshape(x, [0, -1]), tf.function(lambda x: tf.shape(tf.reshape(x, [0, -1])))):
         with pytest.raises(tf.errors.InvalidArgumentError, match="6 values"):
             fn(tf.ones([2, 3]))
+
+
+@pytest.mark.parametrize(
+    "axis, batch_dims, index_shape, bound",
+    [(1, 1, (2, 6), 3), (2, 1, (2, 6), 4), (3, 1, (2, 2, 3), 5), (2, 2, (2, 3, 7), 4), (None, 1, (2, 4), 3)],
+)
+def test_gather_with_batch_dims(axis, batch_dims, index_shape, bound):
+    rng = np.random.default_rng(1)
+    params = rng.normal(size=(2, 3, 4, 5)).astype(np.float32)
+    idx = rng.integers(0, bound, index_shape).astype(np.int32)
+    ax = batch_dims if axis is None else axis
+    want = np.stack(
+        [np.take(params[b], idx[b], axis=ax - 1) for b in range(2)]
+    )  # batch_dims 1 by hand; batch_dims 2 below
+    if batch_dims == 2:
+        want = np.stack([np.stack([np.take(params[b, c], idx[b, c], axis=ax - 2) for c in range(3)]) for b in range(2)])
+    fn = lambda p, i: tf.gather(p, i, axis=axis, batch_dims=batch_dims)  # noqa: E731
+    for got in both(fn, tf.constant(params), tf.constant(idx)):
+        np.testing.assert_array_equal(got.numpy(), want)
+    p = tf.constant(params)
+    with tf.GradientTape() as tape:
+        tape.watch(p)
+        y = tf.reduce_sum(fn(p, tf.constant(idx)))
+    counts = tape.gradient(y, p).numpy()
+    assert counts.sum() == idx.size * (params.size // (params.shape[ax] * int(np.prod(params.shape[:batch_dims]))))

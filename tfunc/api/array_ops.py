@@ -37,6 +37,7 @@ from ..ops.array import (
     transpose_op,
     unstack_op,
 )
+from ..ops.indexing import gather_nd_op
 from ..ops.infer import normalize_axis
 from ..tracing.symbolic import SymbolicTensor, constant_value, constant_value_as_shape
 from . import math_ops, reduction_ops
@@ -246,14 +247,44 @@ def tile(input, multiples, name=None):
 
 
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
-    if batch_dims:
-        raise ValueError("gather with batch_dims != 0 is not supported; use an explicit loop or reshape.")
+    """Slices of ``params`` along ``axis`` named by ``indices``.  With ``batch_dims`` b the
+    first b dimensions of both are a shared batch: ``out[b..., i..., ...] = params[b..., idx[b...,
+    i...], ...]`` (a gather_nd over the batch, the gathered axis moved there and back)."""
     p = convert_to_tensor(params)
     i = convert_to_tensor(indices)
+    if batch_dims:
+        return _batched_gather(p, i, axis, int(batch_dims))
     axis = 0 if axis is None else int(axis)
     if p.shape.rank is not None:
         axis = normalize_axis(axis, p.shape.rank, "gather")
     return call(gather_op, (p, i), {"axis": axis})
+
+
+def _batched_gather(p, i, axis, b):
+    if p.shape.rank is None or i.shape.rank is None:
+        raise ValueError("gather with batch_dims needs params and indices of known rank.")
+    if b < 0:
+        b += i.shape.rank
+    axis = b if axis is None else normalize_axis(int(axis), p.shape.rank, "gather")
+    if not 0 <= b <= i.shape.rank or axis < b:
+        raise ValueError(
+            f"gather: batch_dims ({b}) must be in [0, rank(indices) = {i.shape.rank}] and at most axis ({axis})."
+        )
+    if b == 0:
+        return call(gather_op, (p, i), {"axis": axis})
+    rank = p.shape.rank
+    if axis != b:  # the gathered axis right after the batch ones
+        p = transpose(p, list(range(b)) + [axis] + [d for d in range(b, rank) if d != axis])
+    out = call(gather_nd_op, (p, expand_dims(i, -1)), {"batch_dims": b})
+    if axis == b:
+        return out
+    # out: batch, index dims, then params' dims b..axis-1 and the rest; the params dims that came
+    # before the gathered axis go back in front of the index dims
+    k = i.shape.rank - b  # index dims
+    mid = axis - b
+    order = list(range(b)) + list(range(b + k, b + k + mid)) + list(range(b, b + k))
+    order += list(range(b + k + mid, b + k + rank - b - 1))
+    return transpose(out, order)
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
