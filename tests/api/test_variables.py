@@ -111,3 +111,16 @@ def test_a_shape_converts_to_a_tensor():
     assert tf.convert_to_tensor(v.shape).numpy().tolist() == [2, 3]
     with pytest.raises(ValueError, match="partially known TensorShape"):
         tf.convert_to_tensor(tf.TensorShape([None, 3]))
+
+
+def test_variable_scatter_nd_methods():
+    v = tf.Variable([1.0, 2.0, 3.0, 4.0])
+    v.scatter_nd_update([[1], [3]], [10.0, 30.0])
+    assert v.numpy().tolist() == [1.0, 10.0, 3.0, 30.0]
+    v.scatter_nd_add([[0], [0]], [1.0, 1.0])  # repeated indices add up
+    assert v.numpy().tolist() == [3.0, 10.0, 3.0, 30.0]
+    tf.function(lambda: v.scatter_nd_sub([[2]], [3.0]))()
+    assert v.numpy().tolist() == [3.0, 10.0, 0.0, 30.0]
+    m = tf.Variable(tf.zeros([2, 2]))
+    m.scatter_nd_update([[1, 0]], [5.0])
+    assert m.numpy().tolist() == [[0.0, 0.0], [5.0, 0.0]]

@@ -27,6 +27,7 @@ from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import call
 from ..eager.tensor import EagerTensor, Tensor
 from ..ops import state as state_ops
+from . import indexing_ops
 from .math_ops import cast
 
 SINGLETON_ERROR = (
@@ -236,6 +237,19 @@ class Variable:
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
         return self._write(state_ops.assign_sub_variable_op, delta, read_value)
+
+    def scatter_nd_update(self, indices, updates, name=None):
+        """Writes ``updates`` at ``indices`` (as ``tensor_scatter_nd_update``); returns the
+        variable as :meth:`assign` does."""
+        return self.assign(indexing_ops.tensor_scatter_nd_update(self.read_value(), indices, updates))
+
+    def scatter_nd_add(self, indices, updates, name=None):
+        """Adds ``updates`` at ``indices`` (repeated indices add up)."""
+        return self.assign(indexing_ops.tensor_scatter_nd_add(self.read_value(), indices, updates))
+
+    def scatter_nd_sub(self, indices, updates, name=None):
+        """Subtracts ``updates`` at ``indices`` (repeated indices add up)."""
+        return self.assign(indexing_ops.tensor_scatter_nd_sub(self.read_value(), indices, updates))
 
     # --- Python protocol -------------------------------------------------------------
     def __bool__(self):
