@@ -58,7 +58,7 @@ from .api.array_ops import (
     unstack,
 )
 from .api.clip_ops import clip_by_global_norm, clip_by_norm
-from .api.context_ops import executing_eagerly, name_scope
+from .api.context_ops import control_dependencies, executing_eagerly, group, name_scope, no_op
 from .api.control_flow_ops import cond, while_loop
 from .api.creation_ops import eye, fill, linspace, ones, ones_like, range, zeros, zeros_like
 from .api.custom_gradient import custom_gradient
@@ -345,6 +345,9 @@ __all__ = [
     "foldr",
     "executing_eagerly",
     "name_scope",
+    "control_dependencies",
+    "group",
+    "no_op",
     "boolean_mask",
     "broadcast_dynamic_shape",
     "broadcast_static_shape",

@@ -92,3 +92,30 @@ def test_other_assertions():
         f(tf.ones([2, 2]))
     with pytest.raises(TypeError, match="must be of type"):
         tf.debugging.assert_type(tf.constant(1), tf.float32)
+
+
+def test_control_dependencies_run_a_check_before_the_effects_in_the_block():
+    v = tf.Variable(0.0)
+
+    @tf.function
+    def step(x):
+        checked = tf.debugging.check_numerics(x, "x is bad")  # pure: nothing else reads it
+        with tf.control_dependencies([checked]):
+            v.assign_add(1.0)
+        return x * 2
+
+    assert step(tf.constant(1.0)).numpy() == 2.0 and v.numpy() == 1.0
+    with pytest.raises(tf.errors.InvalidArgumentError, match="x is bad"):
+        step(tf.constant(float("nan")))
+    assert v.numpy() == 1.0  # the check failed before the assignment
+
+    @tf.function
+    def grouped(x):
+        tf.group(tf.debugging.check_numerics(x, "grouped"))
+        return x
+
+    with pytest.raises(tf.errors.InvalidArgumentError, match="grouped"):
+        grouped(tf.constant(float("inf")))
+    assert tf.no_op() is None and tf.group(tf.constant(1)) is None
+    with tf.control_dependencies(None):
+        assert (tf.constant(3) + 1).numpy() == 4

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import threading
 
 from ..core.context import ctx
+from ..eager.convert import convert_to_tensor
+from ..eager.dispatch import call
+from ..eager.tensor import EagerTensor, Tensor
+from ..ops.debugging import assert_op
 
-__all__ = ["executing_eagerly", "name_scope"]
+__all__ = ["control_dependencies", "executing_eagerly", "group", "name_scope", "no_op"]
 
 _VALID = re.compile(r"^[A-Za-z0-9_.\-/>]*$")
 _scopes = threading.local()
@@ -42,3 +47,36 @@ class name_scope:
 
     def __exit__(self, *exc) -> None:
         _scopes.stack.pop()
+
+
+def _keep(tensors) -> None:
+    """While tracing, makes the symbolic ``tensors`` run (and their checks fail the call) before
+    the stateful ops created after this point: an always-true assert node reads them, and
+    stateful nodes run in program order.  Eagerly everything has run already."""
+    symbolic = [t for t in tensors if isinstance(t, Tensor) and not isinstance(t, EagerTensor)]
+    if ctx.graph is not None and symbolic:
+        attrs = {"message": "", "labels": ("",) * len(symbolic), "summarize": 0}
+        call(assert_op, (convert_to_tensor(True), *symbolic), attrs)
+
+
+@contextlib.contextmanager
+def control_dependencies(control_inputs):
+    """``with tf.control_dependencies([...]):``: the given tensors (a check such as
+    ``check_numerics``, an assertion) run before the effects written inside the block.
+    Operations (None, as tfunc's assertions and assignments return in a function) need
+    nothing: tfunc runs every stateful op, in program order."""
+    if control_inputs is not None:
+        _keep(list(control_inputs))
+    yield
+
+
+def no_op(name=None):
+    """Does nothing (TensorFlow's placeholder for a control dependency)."""
+    return None
+
+
+def group(*inputs, name=None):
+    """Makes ``inputs`` run (in a traced function); returns None, as TensorFlow's op in eager mode."""
+    flat = [t for x in inputs for t in (x if isinstance(x, (list, tuple)) else [x])]
+    _keep(flat)
+    return None
