@@ -124,3 +124,13 @@ def test_gather_with_batch_dims(axis, batch_dims, index_shape, bound):
         y = tf.reduce_sum(fn(p, tf.constant(idx)))
     counts = tape.gradient(y, p).numpy()
     assert counts.sum() == idx.size * (params.size // (params.shape[ax] * int(np.prod(params.shape[:batch_dims]))))
+
+
+def test_gather_batch_dims_negative_and_mismatched_batches():
+    # as TensorFlow: the axis defaults to batch_dims as given, against the params' rank
+    assert tf.gather(tf.zeros([2, 3, 4]), tf.zeros([2, 2], tf.int32), batch_dims=-1).shape == (2, 3, 2)
+    assert tf.gather(tf.zeros([2, 3, 4, 5]), tf.zeros([2, 3], tf.int32), batch_dims=-1).shape == (2, 3, 4, 3)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="should be equal"):
+        tf.gather(tf.zeros([2, 3, 4]), [[0, 2]], axis=1, batch_dims=1)  # a batch of 1 is not broadcast
+    with pytest.raises(tf.errors.InvalidArgumentError, match="should be equal"):
+        tf.gather_nd(tf.zeros([2, 3, 4]), [[[0], [2]]], batch_dims=1)

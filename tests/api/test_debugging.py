@@ -119,3 +119,18 @@ def test_control_dependencies_run_a_check_before_the_effects_in_the_block():
     assert tf.no_op() is None and tf.group(tf.constant(1)) is None
     with tf.control_dependencies(None):
         assert (tf.constant(3) + 1).numpy() == 4
+
+
+def test_assert_in_a_branch_that_never_runs_does_not_fail_the_trace():
+    @tf.function
+    def safe_sqrt(x):
+        def negative():
+            tf.debugging.Assert(False, ["negative input"])
+            return x
+
+        return tf.cond(x >= 0, lambda: tf.sqrt(x), negative)
+
+    assert safe_sqrt(tf.constant(4.0)).numpy() == 2.0  # TensorFlow: 2.0 (no static check in Assert)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="negative input"):
+        safe_sqrt(tf.constant(-4.0))
+    assert tf.debugging.Assert(tf.constant([True]), ["one element is enough"]) is None

@@ -301,3 +301,30 @@ def test_a_watched_closure_tensor_used_in_a_branch_or_loop_is_refused_not_partia
         tape.watch(x)
         y = only_branch(x * 1.0)
     assert tape.gradient(y, x).numpy().tolist() == [1.0, 2.0]
+
+
+def test_tape_outside_reaches_a_closure_tensor_read_only_by_a_nested_function():
+    d = tf.constant(2.0)
+
+    @tf.function
+    def inner(a):
+        return d * a
+
+    @tf.function
+    def outer(a):
+        return inner(a) + 0.0
+
+    @tf.function
+    def outer_branch(a):
+        return tf.cond(a > 0, lambda: inner(a), lambda: a)
+
+    for f in (outer, outer_branch):
+        f(tf.constant(3.0))
+    with tf.GradientTape() as tape:
+        tape.watch(d)
+        y = outer(tf.constant(3.0))
+    assert tape.gradient(y, d).numpy() == 3.0  # TensorFlow: 3.0 (it was None)
+    with pytest.raises(NotImplementedError, match="as an argument"):
+        with tf.GradientTape() as tape:
+            tape.watch(d)
+            outer_branch(tf.constant(3.0))

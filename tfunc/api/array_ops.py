@@ -263,9 +263,11 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
 def _batched_gather(p, i, axis, b):
     if p.shape.rank is None or i.shape.rank is None:
         raise ValueError("gather with batch_dims needs params and indices of known rank.")
+    # as TensorFlow: the axis defaults to batch_dims as given, each then taken against its own
+    # rank (params' for the axis, indices' for batch_dims)
+    axis = normalize_axis(b if axis is None else int(axis), p.shape.rank, "gather")
     if b < 0:
         b += i.shape.rank
-    axis = b if axis is None else normalize_axis(int(axis), p.shape.rank, "gather")
     if not 0 <= b <= i.shape.rank or axis < b:
         raise ValueError(
             f"gather: batch_dims ({b}) must be in [0, rank(indices) = {i.shape.rank}] and at most axis ({axis})."

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import dtypes as D
+from ..core.context import ctx
 from ..core.errors import InvalidArgumentError
 from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import call
@@ -18,7 +19,7 @@ from ..tracing.symbolic import constant_value
 from . import math_ops as m
 from . import reduction_ops as r
 from .array_ops import rank as rank_of
-from .array_ops import shape
+from .array_ops import reshape, shape
 
 __all__ = [
     "Assert",
@@ -53,15 +54,24 @@ def assert_all_finite(t, msg, name=None, x=None, message=None):
 
 def Assert(condition, data, summarize=None, name=None):
     """Fails with ``data`` (the first ``summarize`` entries of each, 3 by default) when the
-    boolean scalar ``condition`` is false."""
+    boolean ``condition`` (one element) is false.  Unlike the ``assert_*`` functions it never
+    fails while tracing, as TensorFlow's: a branch that would fail may never run."""
     data = [convert_to_tensor(d) for d in data]
-    return _check(convert_to_tensor(condition), "", data, [""] * len(data), summarize or 3)
+    c = convert_to_tensor(condition)
+    if c.shape.rank not in (0, None) and c.shape.num_elements() == 1:
+        c = reshape(c, [])  # TensorFlow takes [True] as well
+    return _check(c, "", data, [""] * len(data), summarize or 3, static=False)
 
 
-def _check(condition, message, data, labels, summarize):
+def _check(condition, message, data, labels, summarize, static=True):
+    """Fails now when ``condition`` is known false (eagerly; while tracing too if ``static``),
+    else adds an assert node that checks it when the graph runs."""
     if not condition.dtype.is_bool or condition.shape.rank not in (0, None):
         raise InvalidArgumentError(f"Assert: the condition must be a boolean scalar, got {condition}.")
-    known = condition.numpy() if isinstance(condition, EagerTensor) else constant_value(condition)
+    if ctx.graph is None:
+        known = condition.numpy()
+    else:  # while tracing: only the assert_* functions check what is known (TF's static checks)
+        known = constant_value(condition) if static else None
     if known is None:  # only the run knows: an assert node
         attrs = {"message": message, "labels": tuple(labels), "summarize": summarize}
         call(assert_op, (condition, *data), attrs)

@@ -127,6 +127,8 @@ def _capture_index(cf):
     if index is None:
         captures = getattr(cf.graph, "_const_captures", None) or {}
         floats = {k: t for k, (t, _, _) in captures.items() if t._dtype.is_floating}
+        inlined = getattr(cf.graph, "_inlined_captures", None) or {}
+        floats.update({k: t for k, t in inlined.items() if t._dtype.is_floating})
         top: dict = {}  # id(array) -> the top-level const nodes holding it (an inlined nested
         nested: set = set()  # function copies its own const node of the same array)
 
@@ -167,7 +169,7 @@ def _captured_constants(cf, tapes) -> list:
         t = floats[k]
         if id(t._value) in nested:
             raise NotImplementedError(_NESTED_CAPTURE.format(name=cf.name))
-        out.extend((t, nid) for nid in top[id(t._value)])  # each const node an input of its own
+        out.extend((t, nid) for nid in top.get(id(t._value), ()))  # each const node an input of its own
     return sorted(out, key=lambda pair: pair[1])
 
 

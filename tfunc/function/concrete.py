@@ -516,7 +516,24 @@ class ConcreteFunction:
                 T.flatten_tensors(p.type, v, flat)
             var_map = {id(arg): flat[i] for i, arg in self._var_bindings}
         tensors = replay(self.graph.ir, flat_in, variables=var_map)
+        self._note_inlined_captures(ctx.graph)
         return fill_template(self._template, tensors.__getitem__)
+
+    def _note_inlined_captures(self, g) -> None:
+        """The eager tensors this trace folded in as constants now sit, copied, in ``g``'s graph:
+        noted there too, so a tape outside the outermost function still reaches them (or is
+        told it cannot, for those inside a branch or loop body)."""
+        mine = {k: t for k, (t, _, _) in self.graph._const_captures.items()}
+        mine.update(self.graph._inlined_captures)
+        if g.outer is None:
+            g._inlined_captures.update(mine)
+            g._nested_const_captures.update(self.graph._nested_const_captures)
+            return
+        root = g.outer
+        while root.outer is not None:
+            root = root.outer
+        root._nested_const_captures.update(mine)
+        root._nested_const_captures.update(self.graph._nested_const_captures)
 
     # --- introspection ------------------------------------------------------------
     @property

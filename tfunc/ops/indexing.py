@@ -230,6 +230,11 @@ def nd_index(xp, indices, shape, batch_dims, op):
                     f"{op}: indices[..., {i}] = {bad} does not index into dimension {batch_dims + i} of size {dim} "
                     f"(shape {tuple(shape)})."
                 )
+    for j in range(batch_dims):  # shared batch dimensions are equal, never broadcast
+        if indices.shape[j] != shape[j]:
+            raise InvalidArgumentError(
+                f"{op}: params.shape[{j}]: {shape[j]} should be equal to indices.shape[{j}]: {indices.shape[j]}."
+            )
     lead = []
     nbatch = indices.ndim - 1
     for j in range(batch_dims):

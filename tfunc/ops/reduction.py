@@ -103,7 +103,7 @@ def _mean_impl(xp, x, axis, keepdims):
             s = xp.sum(x.astype(wide), axis=axis, keepdims=keepdims).astype(x.dtype)
     else:
         s = xp.sum(x, axis=axis, keepdims=keepdims)  # what xp.mean does, without its Python overhead
-    with np.errstate(over="ignore"):  # a count past a half type's range is inf there, as in TF
+    with np.errstate(over="ignore", invalid="ignore"):  # a count past a half type's range is inf, as in TF
         return xp.true_divide(s, x.dtype.type(x.size // max(s.size, 1)))
 
 

@@ -83,6 +83,7 @@ class FuncGraph:
         self.outer = outer
         self._const_captures: dict = {}  # id(EagerTensor) -> (tensor, node id, spec)
         self._nested_const_captures: dict = {}  # id -> EagerTensor, folded into a sub-graph
+        self._inlined_captures: dict = {}  # id -> EagerTensor, folded in by an inlined nested function
         self.outer_captures: list = []  # [(outer SymbolicTensor, inner placeholder SymbolicTensor)]
         self._outer_index: dict = {}  # (id(outer graph), node, index) -> position in outer_captures
         self.variables: dict = {}  # id -> Variable read or written here
