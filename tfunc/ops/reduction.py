@@ -99,12 +99,14 @@ def _mean_impl(xp, x, axis, keepdims):
         return xp.full(_reduced_shape(x.shape, axis, keepdims), np.nan, x.dtype)
     wide = D.ACCUMULATE.get(x.dtype)
     if wide is not None:  # TensorFlow's: summed in float32, rounded to the half type, divided there
-        with np.errstate(over="ignore"):  # a sum past the half type's range is inf, quietly
+        # (quietly: a sum or a count past the half type's range is inf there, as in TF)
+        with np.errstate(over="ignore", invalid="ignore"):
             s = xp.sum(x.astype(wide), axis=axis, keepdims=keepdims).astype(x.dtype)
-    else:
-        s = xp.sum(x, axis=axis, keepdims=keepdims)  # what xp.mean does, without its Python overhead
-    with np.errstate(over="ignore", invalid="ignore"):  # a count past a half type's range is inf, as in TF
-        return xp.true_divide(s, x.dtype.type(x.size // max(s.size, 1)))
+            return xp.true_divide(s, x.dtype.type(x.size // max(s.size, 1)))
+    # float32/float64: what xp.mean does, without its Python overhead (no errstate: it costs a
+    # microsecond, and the count cannot overflow here)
+    s = xp.sum(x, axis=axis, keepdims=keepdims)
+    return xp.true_divide(s, x.dtype.type(x.size // max(s.size, 1)))
 
 
 def _int_mean(xp, x, axis, keepdims):
