@@ -77,6 +77,7 @@ class GradientTape:
         self._variables: dict = {}  # variable uid -> (variable, [read tensors])
         self._recording = False
         self._used = False
+        self._complex = False  # a complex value was tracked (backprop then checks for them)
 
     # --- context --------------------------------------------------------------------
     def __enter__(self):
@@ -114,6 +115,7 @@ class GradientTape:
             elif isinstance(t, Tensor):
                 if _differentiable(t):
                     self._tracked[id(t)] = t
+                    self._complex = self._complex or t.dtype.is_complex
             else:
                 raise ValueError(f"GradientTape.watch takes tensors or variables, got {type(t).__name__}: {t!r}")
 
@@ -128,6 +130,8 @@ class GradientTape:
         for o in outputs:
             if _differentiable(o):
                 tracked[id(o)] = o
+                if o.dtype.is_complex:
+                    self._complex = True
 
     def _variable_read(self, var, tensor) -> None:
         entry = self._variables.get(var._unique_id)
@@ -138,6 +142,7 @@ class GradientTape:
         entry[1].append(tensor)
         if _differentiable(tensor):
             self._tracked[id(tensor)] = tensor
+            self._complex = self._complex or tensor.dtype.is_complex
 
     # --- gradients ----------------------------------------------------------------------
     def gradient(self, target, sources, output_gradients=None, unconnected_gradients="none"):
@@ -164,7 +169,7 @@ class GradientTape:
         # a gradient taken inside a persistent tape's context can be differentiated by it).
         self._recording = was and self._persistent
         try:
-            grads = backprop(list(self._entries), flat_targets, out_grads, self._tracked)
+            grads = backprop(list(self._entries), flat_targets, out_grads, self._tracked, self._complex)
         finally:
             self._recording = was
         results = []
@@ -282,8 +287,10 @@ def _sum(parts):
     return total
 
 
-def backprop(entries, targets, output_grads, tracked):
-    """Accumulated gradients by id(tensor), from the recorded ``entries`` back to their inputs."""
+def backprop(entries, targets, output_grads, tracked, complex_tracked=True):
+    """Accumulated gradients by id(tensor), from the recorded ``entries`` back to their inputs
+    (``complex_tracked``: whether a complex value was tracked, which tfunc refuses to
+    differentiate through; False skips that check)."""
     grads: dict = {}
     for t, g in zip(targets, output_grads):
         if id(t) not in tracked:  # the target does not depend on any source
@@ -297,8 +304,9 @@ def backprop(entries, targets, output_grads, tracked):
         needed = {i for i, t in enumerate(entry.inputs) if id(t) in tracked}
         if not needed:
             continue
-        if any(entry.inputs[i].dtype.is_complex for i in needed) or any(
-            d is not None and o.dtype.is_complex for o, d in zip(entry.outputs, dys)
+        if complex_tracked and (
+            any(entry.inputs[i].dtype.is_complex for i in needed)
+            or any(d is not None and o.dtype.is_complex for o, d in zip(entry.outputs, dys))
         ):
             raise NotImplementedError(
                 f"tfunc does not differentiate through complex tensors (the gradient reaches "
