@@ -15,8 +15,8 @@ from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import call
 from ..eager.tensor import EagerTensor, Tensor
 from ..ops.slicing import VALID_INDICES, strided_slice_op
-from ..tracing.symbolic import constant_value
 from . import math_ops
+from .array_ops import _static_ints
 
 
 def parse_key(key):
@@ -75,7 +75,7 @@ def slice_(input_, begin, size, name=None):
     [0, dim] or a size past the end is an error, not a clipped slice); run-time values are
     taken as given."""
     x = convert_to_tensor(input_)
-    b_known, s_known = _known_ints(begin), _known_ints(size)
+    b_known, s_known = _static_ints(begin, "begin"), _static_ints(size, "size")
     if b_known is not None and s_known is not None:
         rank = x.shape.rank
         if len(b_known) != len(s_known) or (rank is not None and len(b_known) != rank):
@@ -101,19 +101,3 @@ def slice_(input_, begin, size, name=None):
         b, n = begin_t[i], size_t[i]
         keys.append(slice(b, math_ops.where(math_ops.less(n, 0), math_ops.cast(2**31 - 1, n.dtype), b + n)))
     return getitem(x, tuple(keys))
-
-
-def _known_ints(v):
-    """``v`` as a list of ints if it is known while tracing, else None."""
-    if isinstance(v, Tensor):
-        known = constant_value(v)
-        return None if known is None else [int(d) for d in np.atleast_1d(known)]
-    out = []
-    for d in v:
-        if isinstance(d, Tensor):
-            known = constant_value(d)
-            if known is None:
-                return None
-            d = known
-        out.append(int(d))
-    return out

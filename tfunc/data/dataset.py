@@ -105,6 +105,24 @@ def _call(func, element):
     return func(*element) if type(element) is tuple else func(element)
 
 
+def _callable(func, what: str):
+    """``func``, checked callable (the argument named ``what`` in the error)."""
+    if not callable(func):
+        raise TypeError(f"`{what}` must be callable, got {func!r}.")
+    return func
+
+
+def _holds(predicate, element) -> bool:
+    """``predicate(element)`` (a tuple's components as arguments), which must be a bool scalar."""
+    keep = convert_to_tensor(_call(predicate, element))
+    if keep.dtype is not _dtypes.bool or keep.shape.rank != 0:
+        raise ValueError(
+            "Invalid `predicate`. `predicate` must return a `tf.bool` scalar "
+            f"tensor, but its return type is {_spec_of(keep)!r}."
+        )
+    return bool(keep)
+
+
 def _spec_of(element):
     return nest.map_structure(lambda t: TensorSpec(t.shape, t.dtype), element)
 
@@ -926,9 +944,7 @@ class _ShuffleDataset(_UnaryDataset):
 class _MapDataset(_UnaryDataset):
     def __init__(self, input_dataset, map_func):
         super().__init__(input_dataset)
-        if not callable(map_func):
-            raise TypeError(f"`map_func` must be callable, got {map_func!r}.")
-        self._func = map_func
+        self._func = _callable(map_func, "map_func")
 
     def _elements(self):
         for element in self._input._elements():
@@ -954,19 +970,11 @@ class _ParallelMapDataset(_MapDataset):
 class _FilterDataset(_UnaryDataset):
     def __init__(self, input_dataset, predicate):
         super().__init__(input_dataset)
-        if not callable(predicate):
-            raise TypeError(f"`predicate` must be callable, got {predicate!r}.")
-        self._predicate = predicate
+        self._predicate = _callable(predicate, "predicate")
 
     def _elements(self):
         for element in self._input._elements():
-            keep = convert_to_tensor(_call(self._predicate, element))
-            if keep.dtype is not _dtypes.bool or keep.shape.rank != 0:
-                raise ValueError(
-                    "Invalid `predicate`. `predicate` must return a `tf.bool` scalar "
-                    f"tensor, but its return type is {_spec_of(keep)!r}."
-                )
-            if keep:
+            if _holds(self._predicate, element):
                 yield element
 
     def _cardinality(self):

@@ -27,6 +27,7 @@ from .dataset import (
     UNKNOWN_CARDINALITY,
     Dataset,
     _call,
+    _callable,
     _flatten_up_to,
     _int_arg,
     _positive,
@@ -102,9 +103,7 @@ class _DatasetMapping(_UnaryDataset):
 
     def __init__(self, input_dataset, map_func):
         super().__init__(input_dataset)
-        if not callable(map_func):
-            raise TypeError(f"`map_func` must be callable, got {map_func!r}.")
-        self._func = map_func
+        self._func = _callable(map_func, "map_func")
 
     def _compute_spec(self):
         for element in self._input._elements():
@@ -245,9 +244,8 @@ class GroupByWindowDataset(_UnaryDataset):
     def __init__(self, input_dataset, key_func, reduce_func, window_size, window_size_func, spec=None):
         super().__init__(input_dataset)
         self._spec = spec  # known beforehand (bucket_by_sequence_length), else from the first group
-        for what, f in (("key_func", key_func), ("reduce_func", reduce_func)):
-            if not callable(f):
-                raise TypeError(f"`{what}` must be callable, got {f!r}.")
+        _callable(key_func, "key_func")
+        _callable(reduce_func, "reduce_func")
         if (window_size is None) == (window_size_func is None):
             raise ValueError("Dataset.group_by_window() needs exactly one of `window_size` and `window_size_func`.")
         if window_size is not None:
@@ -322,8 +320,7 @@ def bucket_by_sequence_length(
         )
     if any(b >= c for b, c in zip(boundaries, boundaries[1:])):
         raise ValueError(f"bucket_boundaries must be strictly increasing, got {boundaries}.")
-    if not callable(element_length_func):
-        raise TypeError(f"`element_length_func` must be callable, got {element_length_func!r}.")
+    _callable(element_length_func, "element_length_func")
 
     def key(*element):
         length = int(convert_to_tensor(element_length_func(*element)).numpy())

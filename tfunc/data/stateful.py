@@ -6,13 +6,13 @@ from __future__ import annotations
 from ..core import dtypes as _dtypes
 from ..core import nest
 from ..core.context import init_scope
-from ..eager.convert import convert_to_tensor
 from ..function.function import Function, function
 from .dataset import (
     UNKNOWN_CARDINALITY,
     _as_structure,
-    _call,
+    _callable,
     _check_same_types,
+    _holds,
     _spec_of,
     _to_tensors,
     _UnaryDataset,
@@ -20,12 +20,6 @@ from .dataset import (
 )
 
 __all__ = ["ScanDataset", "TakeWhileDataset", "UniqueDataset"]
-
-
-def _callable(func, what: str):
-    if not callable(func):
-        raise TypeError(f"`{what}` must be callable, got {func!r}.")
-    return func
 
 
 @register_kind("scan")
@@ -71,13 +65,7 @@ class TakeWhileDataset(_UnaryDataset):
 
     def _elements(self):
         for element in self._input._elements():
-            keep = convert_to_tensor(_call(self._predicate, element))
-            if keep.dtype is not _dtypes.bool or keep.shape.rank != 0:
-                raise ValueError(
-                    "Invalid `predicate`. `predicate` must return a `tf.bool` scalar "
-                    f"tensor, but its return type is {_spec_of(keep)!r}."
-                )
-            if not keep:
+            if not _holds(self._predicate, element):
                 return
             yield element
 

@@ -34,6 +34,7 @@ from .infer import (
     unary,
 )
 from .registry import OpDef, register
+from .widening import half_in_float32, in_float64
 
 _F = [D.float32, D.float64]
 _FI = [D.float32, D.float64, D.int32, D.int64]
@@ -164,22 +165,9 @@ def _erfc64(xp, x):
     return xp.where(x >= 2.0, tail, 1.0 - _erf64(xp, x))
 
 
-def _unary_f64(f):
-    """A float64 formula ``f(xp, x64)`` as an impl for every float dtype (NumPy has no erf)."""
-
-    def impl(xp, x, out=None):
-        r = f(xp, x.astype(np.float64)).astype(x.dtype)
-        if out is None:
-            return r
-        out[...] = r
-        return out
-
-    return impl
-
-
-erf_op = _def_unary("erf", impl=_unary_f64(_erf64), cuda="out0 = erf(in0)", ref=np.vectorize(math.erf, otypes=[float]))
+erf_op = _def_unary("erf", impl=in_float64(_erf64), cuda="out0 = erf(in0)", ref=np.vectorize(math.erf, otypes=[float]))
 erfc_op = _def_unary(
-    "erfc", impl=_unary_f64(_erfc64), cuda="out0 = erfc(in0)", ref=np.vectorize(math.erfc, otypes=[float])
+    "erfc", impl=in_float64(_erfc64), cuda="out0 = erfc(in0)", ref=np.vectorize(math.erfc, otypes=[float])
 )
 floor_op = _def_unary("floor", "floor", cuda="out0 = floor(in0)")
 ceil_op = _def_unary("ceil", "ceil", cuda="out0 = ceil(in0)")
@@ -216,14 +204,8 @@ rsqrt_op = _def_unary(
 )
 
 
+@half_in_float32  # 0.5 tanh(x/2) + 0.5 cancels to 0 for negative half floats
 def _sigmoid_impl(xp, x, out=None):
-    wide = D.ACCUMULATE.get(x.dtype)
-    if wide is not None:  # float16/bfloat16 through float32: 0.5 tanh(x/2) + 0.5 cancels to 0 there
-        r = _sigmoid_impl(xp, x.astype(wide)).astype(x.dtype)
-        if out is None:
-            return r
-        out[...] = r
-        return out
     if xp is np and x.dtype in _EXP_SIGMOID:
         # NOTE: e / (1 + e) with e = exp(min(x, 40)), Eigen's form, at every size (one formula:
         # a rewrite that merges or splits sigmoids, such as the split hoist, must not change

@@ -19,6 +19,7 @@ from . import sampling as S
 from .conv import geometry
 from .infer import COMPLEX, FLOATS, INTS, check_dtype, same_dtype
 from .registry import OpDef, register
+from .widening import half_in_float32
 
 _MM_DTYPES = FLOATS | COMPLEX | {D.int32, D.int64}
 
@@ -301,10 +302,8 @@ bias_add_op = register(
 # --- softmax family ------------------------------------------------------------------
 
 
+@half_in_float32
 def _softmax_impl(xp, x, axis):
-    wide = D.ACCUMULATE.get(x.dtype)
-    if wide is not None:  # float16/bfloat16 through float32, as TensorFlow's kernels
-        return _softmax_impl(xp, x.astype(wide), axis).astype(x.dtype)
     m = xp.max(x, axis=axis, keepdims=True) if x.size else x.dtype.type(0)
     e = xp.subtract(x, m)
     xp.exp(e, out=e)
@@ -312,10 +311,8 @@ def _softmax_impl(xp, x, axis):
     return e
 
 
+@half_in_float32
 def _log_softmax_impl(xp, x, axis):
-    wide = D.ACCUMULATE.get(x.dtype)
-    if wide is not None:
-        return _log_softmax_impl(xp, x.astype(wide), axis).astype(x.dtype)
     m = xp.max(x, axis=axis, keepdims=True) if x.size else x.dtype.type(0)
     z = xp.subtract(x, m)
     z -= xp.log(xp.sum(xp.exp(z), axis=axis, keepdims=True, dtype=x.dtype))

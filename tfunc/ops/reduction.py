@@ -15,6 +15,7 @@ from ..core.specs import Spec
 from . import sampling as S
 from .infer import BOOL, COMPLEX, FLOATS, NUMERIC, check_dtype
 from .registry import OpDef, register
+from .widening import half_in_float32
 
 _SHAPES = [(), (0,), (6,), (3, 4), (2, 3, 4), (4, 0, 3)]
 
@@ -66,20 +67,7 @@ def _reduce_samples(dtypes, domain="any", allow_empty=True):
 # --- sum / prod / mean ---------------------------------------------------------
 
 
-def _widened(impl):
-    """``impl`` run on float16/bfloat16 input in float32, the result rounded back."""
-
-    def run(xp, x, axis, keepdims):
-        wide = D.ACCUMULATE.get(x.dtype)
-        if wide is None:
-            return impl(xp, x, axis, keepdims)
-        return impl(xp, x.astype(wide), axis, keepdims).astype(x.dtype)
-
-    run.__name__ = impl.__name__
-    return run
-
-
-@_widened
+@half_in_float32
 def _sum_impl(xp, x, axis, keepdims):
     if xp is np:
         return np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
@@ -136,7 +124,7 @@ def _mean_ref(x, axis, keepdims):
     return np.mean(x.astype(wide), axis=axis, keepdims=keepdims).astype(x.dtype)
 
 
-@_widened
+@half_in_float32
 def _logsumexp_impl(xp, x, axis, keepdims):
     if x.size == 0:  # log(0) = -inf over empty axes
         return xp.full(_reduced_shape(x.shape, axis, keepdims), -np.inf, x.dtype)
