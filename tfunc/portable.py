@@ -926,6 +926,13 @@ def object_paths(nodes) -> dict:
 # (README "Checkpoints and SavedModels" lists them).  dtype names in attributes are strings.
 
 
+def _nan_as(x, value):
+    """argmax/argmin pass over NaN as TensorFlow's do: NaN counts as ``value`` (-inf or +inf)."""
+    if x.dtype.kind in "fV" and np.isnan(x).any():
+        return np.where(np.isnan(x), value, x.astype(np.float64))
+    return x
+
+
 def _np_dtype(name):
     return numpy_dtype(name)
 
@@ -1397,8 +1404,8 @@ OPS = {
     "reduce_any": lambda x, axis, keepdims: np.any(x, axis=axis, keepdims=keepdims),
     "reduce_all": lambda x, axis, keepdims: np.all(x, axis=axis, keepdims=keepdims),
     "reduce_logsumexp": _reduce_logsumexp,
-    "argmax": lambda x, axis, output_type: np.argmax(x, axis=axis).astype(_np_dtype(output_type)),
-    "argmin": lambda x, axis, output_type: np.argmin(x, axis=axis).astype(_np_dtype(output_type)),
+    "argmax": lambda x, axis, output_type: np.argmax(_nan_as(x, -np.inf), axis=axis).astype(_np_dtype(output_type)),
+    "argmin": lambda x, axis, output_type: np.argmin(_nan_as(x, np.inf), axis=axis).astype(_np_dtype(output_type)),
     "cumsum": _cumulative("sum"),
     "cumprod": _cumulative("prod"),
     "matmul": _matmul,

@@ -118,3 +118,32 @@ def test_mean_edge_cases_as_tensorflow():
     assert both(tf.reduce_mean, tf.constant([-(2**63)], tf.int64)) == [-(2**63)] * 2
     with np.errstate(all="raise"):  # the half mean divides the rounded sum (inf past 65504), quietly
         assert both(tf.reduce_mean, tf.fill([5000], tf.constant(30.0, tf.float16))) == [np.inf] * 2
+
+
+NAN = float("nan")
+
+
+@pytest.mark.parametrize("dtype", [tf.float32, tf.float64, tf.float16, tf.bfloat16])
+def test_argmax_and_argmin_pass_over_nan(dtype):
+    # TensorFlow 2.21's values: NaN never wins, an all-NaN slice gives 0; NumPy returns the first NaN
+    cases = {
+        (NAN, 1.0, 3.0): (2, 1),
+        (1.0, NAN, 3.0): (2, 0),
+        (NAN, NAN): (0, 0),
+        (3.0, NAN, 1.0): (0, 2),
+        (NAN, -np.inf): (0, 1),
+        (1.0, NAN, 1.0): (0, 0),
+    }
+    for values, (hi, lo) in cases.items():
+        x = tf.constant(values, dtype)
+        assert [int(g) for g in both(tf.argmax, x)] == [hi, hi], values
+        assert [int(g) for g in both(tf.argmin, x)] == [lo, lo], values
+    m = tf.constant([[NAN, 1.0], [2.0, NAN]], dtype)
+    for axis in (0, 1):
+        assert [g.tolist() for g in both(lambda t: tf.argmax(t, axis=axis), m)] == [[1, 0], [1, 0]]
+
+
+def test_unique_keeps_each_nan_apart():
+    for got in both(lambda t: tf.unique(t).idx, tf.constant([NAN, 2.0, NAN, 2.0])):
+        assert got.tolist() == [0, 1, 2, 1]  # TensorFlow: NaN != NaN, so three distinct values
+    assert np.isnan(tf.unique(tf.constant([NAN, NAN])).y.numpy()).tolist() == [True, True]

@@ -272,29 +272,43 @@ def _arg_samples(rng):
             for ax in range(len(sh)):
                 out.append(S.Sample((S.draw(rng, sh, dt),), {"axis": ax, "output_type": D.int64}))
     out.append(S.Sample((S.draw(rng, (3, 4), D.float32),), {"axis": 1, "output_type": D.int32}))
+    nan = np.nan
+    with_nan = np.array([[nan, 1.0, 3.0], [2.0, nan, -1.0], [nan, nan, nan], [nan, -np.inf, 0.0]], np.float32)
+    for ax in (0, 1):
+        out.append(S.Sample((with_nan,), {"axis": ax, "output_type": D.int64}, "nan"))
     return out
 
 
-argmax_op = register(
-    OpDef(
-        name="argmax",
-        kind="reduction",
-        infer=_arg_infer,
-        impl=lambda xp, x, axis, output_type: xp.argmax(x, axis=axis).astype(output_type._np),
-        ref=lambda x, axis, output_type: np.argmax(x, axis=axis).astype(output_type._np),
-        samples=_arg_samples,
-    )
-)
-argmin_op = register(
-    OpDef(
-        name="argmin",
-        kind="reduction",
-        infer=_arg_infer,
-        impl=lambda xp, x, axis, output_type: xp.argmin(x, axis=axis).astype(output_type._np),
-        ref=lambda x, axis, output_type: np.argmin(x, axis=axis).astype(output_type._np),
-        samples=_arg_samples,
-    )
-)
+def _nan_skipping(find: str, nan_as: float):
+    """TensorFlow's argmax/argmin pass over NaN (its comparisons are false for NaN), where NumPy
+    returns the first NaN: NaN counts as -inf for argmax and +inf for argmin, so an all-NaN slice
+    gives index 0. On the host, the common NaN-free case costs one look at the chosen values; on a
+    device the NaN-free copy is always taken, as a check would wait for the device."""
+
+    def impl(xp, x, axis, output_type):
+        arg = getattr(xp, find)
+        out = arg(x, axis=axis)
+        if x.dtype.kind not in "fV":  # integers (bfloat16 is kind 'V')
+            return out.astype(output_type._np)
+        if xp is not np or np.isnan(np.take_along_axis(x, np.expand_dims(out, axis), axis)).any():
+            out = arg(xp.where(xp.isnan(x), xp.asarray(nan_as, x.dtype), x), axis=axis)
+        return out.astype(output_type._np)
+
+    def ref(x, axis, output_type):
+        if x.dtype.kind in "fV":
+            x = np.where(np.isnan(x), nan_as, x.astype(np.float64))
+        return getattr(np, find)(x, axis=axis).astype(output_type._np)
+
+    return impl, ref
+
+
+def _def_arg(name: str, nan_as: float):
+    impl, ref = _nan_skipping(name, nan_as)
+    return register(OpDef(name=name, kind="reduction", infer=_arg_infer, impl=impl, ref=ref, samples=_arg_samples))
+
+
+argmax_op = _def_arg("argmax", -np.inf)
+argmin_op = _def_arg("argmin", np.inf)
 
 
 # --- cumulative ----------------------------------------------------------------

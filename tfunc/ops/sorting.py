@@ -181,7 +181,9 @@ def _unique_impl(xp, x, out_idx):
     if x.ndim != 1:
         raise InvalidArgumentError(f"unique: x must be a vector, got shape {x.shape}.")
     host = x.get() if hasattr(x, "get") else x
-    values, first, inverse = np.unique(host, return_index=True, return_inverse=True)
+    # NaN != NaN, so each NaN is a value of its own, as in TensorFlow's hash table
+    nan_kw = {"equal_nan": False} if host.dtype.kind in "fcV" else {}
+    values, first, inverse = np.unique(host, return_index=True, return_inverse=True, **nan_kw)
     order = np.argsort(first, kind="stable")  # sorted values -> first-appearance order
     rank = np.empty_like(order)
     rank[order] = np.arange(order.size)
@@ -199,6 +201,7 @@ def _unique_samples(rng):
     return [
         S.Sample((np.array([1, 1, 2, 4, 4, 4, 7, 8, 8], np.int32),), {"out_idx": D.int32}),
         S.Sample((np.array([3.0, -1.0, 3.0, np.inf, -1.0], np.float32),), {"out_idx": D.int64}),
+        S.Sample((np.array([np.nan, 2.0, np.nan, 2.0], np.float32),), {"out_idx": D.int32}, "NaNs stay apart"),
         S.Sample((np.array([b"b", b"a", b"b"]),), {"out_idx": D.int32}, "strings"),
         S.Sample((np.zeros((0,), np.int64),), {"out_idx": D.int32}, "empty"),
     ]
