@@ -147,3 +147,26 @@ def test_unique_keeps_each_nan_apart():
     for got in both(lambda t: tf.unique(t).idx, tf.constant([NAN, 2.0, NAN, 2.0])):
         assert got.tolist() == [0, 1, 2, 1]  # TensorFlow: NaN != NaN, so three distinct values
     assert np.isnan(tf.unique(tf.constant([NAN, NAN])).y.numpy()).tolist() == [True, True]
+
+
+def test_ieee_special_values_do_not_warn():
+    # in a fresh interpreter, as a user's script runs (pytest resets warning filters per test)
+    import subprocess
+    import sys
+
+    script = """
+import warnings
+import numpy as np
+import tfunc as tf
+
+z = tf.constant([0.0, -1.0, 1e30])
+fused = tf.function(lambda t: tf.math.log(t) * 2 + tf.sqrt(t) / t)
+with warnings.catch_warnings(record=True) as seen:
+    eager = [tf.math.log(z), 1 / z, tf.sqrt(z), z * z]
+    traced = fused(z)
+    user = np.log(np.zeros(1))  # the user's own NumPy code still warns
+assert np.isneginf(eager[0].numpy()[0]) and np.isnan(traced.numpy()[0]) and np.isneginf(user[0])
+print([str(w.message) for w in seen])
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['divide by zero encountered in log']", out.stdout + out.stderr

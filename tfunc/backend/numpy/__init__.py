@@ -3,9 +3,21 @@ writing into reused buffers (``fusion``), and one CPU thread budget for both (``
 
 from __future__ import annotations
 
+import warnings
+
 from . import conv, matmul, pooling, threads
 from .fusion import build_cpu_kernel
 from .kernels import specialized
+
+# IEEE results such as log(0) = -inf, 1/0 = inf or sqrt(-1) = NaN are values in TensorFlow, not
+# events: NumPy's floating-point warnings raised inside tfunc's own kernels are not shown. The
+# filter names only tfunc's modules, so the user's own NumPy code warns as before.
+warnings.filterwarnings(
+    "ignore",
+    message=r"(divide by zero|invalid value|overflow|underflow) encountered",
+    category=RuntimeWarning,
+    module=r"tfunc(\.|$)",
+)
 
 
 class NumpyBackend:

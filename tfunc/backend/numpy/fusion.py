@@ -97,7 +97,7 @@ class _Source:
         source = f"def {fn_name}({sig}):\n" + "\n".join("    " + line for line in self.lines) + "\n"
         line_steps = {i + 2: step for i, step in self.line_steps.items()}  # +2: def line, 1-based
         code, filename = compile_source(source, label, "fused", line_steps)
-        ns = dict(self.bound)
+        ns = dict(self.bound, __name__=__name__)  # warnings name this module (see backend.numpy)
         exec(code, ns)
         fn = ns[fn_name]
         fn.source = source
