@@ -86,3 +86,32 @@ def test_unhashable_python_arguments_are_refused():
 def test_bare_tensor_spec_as_input_signature():
     with pytest.raises(TypeError, match="tuple or a list"):
         tf.function(lambda x: x, input_signature=tf.TensorSpec([2]))
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: tf.constant(2.0, tf.int32),  # whole, but a float: TensorFlow refuses it too
+        lambda: tf.constant([2.0, 3], tf.int64),
+        lambda: tf.constant(1 + 0j, tf.float32),
+        lambda: tf.constant(1 + 2j, tf.float32),  # was 1.0: the imaginary part silently dropped
+        lambda: tf.constant(1 + 0j, tf.int32),
+        lambda: tf.constant(1) + 2.0,
+        lambda: 2.0 * tf.constant(1),
+        lambda: tf.constant(1) / 2.0,  # was 0.5
+        lambda: tf.constant(1) == 1.0,
+        lambda: tf.maximum(tf.constant(1), 2.0),
+        lambda: tf.Variable(1).assign_add(2.0),
+        lambda: tf.function(lambda a: a * 2.0)(tf.constant(1)),
+    ],
+)
+def test_python_floats_do_not_enter_int_tensors(make):
+    with pytest.raises(TypeError, match="Cannot convert"):
+        make()
+
+
+def test_whole_values_that_do_convert():
+    assert tf.constant([], tf.int32).shape == (0,)
+    assert tf.constant(True, tf.int32).numpy() == 1 and tf.constant(3, tf.float16).numpy() == 3
+    assert tf.constant(np.float64(2.0), tf.int32).numpy() == 2  # NumPy values are cast, as TensorFlow
+    assert (tf.constant(1.5) + 1).numpy() == 2.5 and tf.constant(2 + 0j, tf.complex64).numpy() == 2

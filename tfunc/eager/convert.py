@@ -74,13 +74,14 @@ def _checked_cast(value, target: _dtypes.DType):
         if arr.dtype.kind != "b":
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype bool")
         return arr
+    # as TensorFlow: no Python float into an integer tensor, no complex into a real one, even
+    # when the value is whole (2.0) or real (1+0j)
+    if arr.size and (arr.dtype.kind == "f" and target.is_integer or arr.dtype.kind == "c" and not target.is_complex):
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {target.name}")
     npt = target._np
     with np.errstate(all="ignore"):
         out = arr.astype(npt)
-    if arr.dtype.kind in "fc" and target.is_integer:
-        if not np.array_equal(out.astype(arr.dtype), arr):
-            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {target.name}")
-    elif arr.dtype.kind in "iub" and target.is_integer:
+    if arr.dtype.kind in "iub" and target.is_integer:
         info = np.iinfo(npt)
         if arr.size and (arr.min() < info.min or arr.max() > info.max):
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {target.name}: out of range")
