@@ -170,3 +170,27 @@ print([str(w.message) for w in seen])
 """
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "['divide by zero encountered in log']", out.stdout + out.stderr
+
+
+def test_python_types_as_dtypes():
+    # TensorFlow reads the Python type float as float32 (NumPy: float64) and refuses int
+    for make in (
+        lambda: tf.cast(tf.constant([1, 2]), float),
+        lambda: tf.function(lambda t: tf.cast(t, float))(tf.constant([1, 2])),
+        lambda: tf.constant(1, dtype=float),
+        lambda: tf.zeros([2], dtype=float),
+        lambda: tf.Variable(1.0, dtype=float),
+    ):
+        assert make().dtype == tf.float32
+    assert tf.float32 == float and tf.float64 != float and tf.as_dtype(bool) == tf.bool
+    for t in (int, complex, str, bytes):
+        with pytest.raises(TypeError, match="Python type"):
+            tf.as_dtype(t)
+
+
+def test_half_float_limits_and_complex_to_bool():
+    assert float(tf.bfloat16.max) == 3.3895313892515355e38 and float(tf.bfloat16.min) == -3.3895313892515355e38
+    assert float(tf.float16.max) == 65504.0
+    z = tf.constant([0j, 1j, 2 + 0j], tf.complex64)
+    for got in both(lambda t: tf.cast(t, tf.bool), z):
+        assert got.tolist() == [False, False, True]  # TensorFlow: only the real part counts

@@ -88,7 +88,7 @@ class DType:
     @property
     def min(self):
         if self.is_floating:
-            return np.finfo(self._np).min
+            return _ml_dtypes.finfo(self._np).min  # (NumPy's finfo does not know bfloat16)
         if self.is_integer:
             return np.iinfo(self._np).min
         raise TypeError(f"Cannot find minimum value of {self!r}.")
@@ -96,7 +96,7 @@ class DType:
     @property
     def max(self):
         if self.is_floating:
-            return np.finfo(self._np).max
+            return _ml_dtypes.finfo(self._np).max
         if self.is_integer:
             return np.iinfo(self._np).max
         raise TypeError(f"Cannot find maximum value of {self!r}.")
@@ -177,6 +177,8 @@ ACCUMULATE = {np.dtype(np.float16): np.dtype(np.float32), np.dtype(_ml_dtypes.bf
 _BY_NAME = {d.name: d for d in _ALL + [variant]}
 _BY_NAME.update({"half": float16, "double": float64, "float": float32, "int": int32})
 _BY_NP = {d._np: d for d in _ALL if not d.is_string}
+# Python's own types as TensorFlow reads them: float is float32; the others are refused
+_PY_TYPES = {float: float32, _builtins.bool: bool, int: None, complex: None, str: None, bytes: None}
 # Every numpy bytes dtype (|S1, |S7, ...) and object arrays of bytes are strings.
 _BY_NP_KIND = {"S": string, "U": string, "O": string}
 
@@ -191,6 +193,14 @@ def as_dtype(value) -> DType:
         d = _BY_NAME.get(value)
         if d is None:
             raise TypeError(f"Cannot convert {value!r} to a tfunc dtype; known names: {sorted(_BY_NAME)}.")
+        return d
+    if value.__class__ is type and value in _PY_TYPES:  # NumPy would make float and int 64-bit
+        d = _PY_TYPES[value]
+        if d is None:
+            raise TypeError(
+                f"Cannot convert the Python type {value.__name__!r} to a tfunc dtype (TensorFlow accepts only "
+                "float and bool); name the dtype, e.g. tf.int32."
+            )
         return d
     try:
         npd = np.dtype(value)

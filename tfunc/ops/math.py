@@ -687,7 +687,7 @@ def _cast_infer(specs, attrs):
 
 def _cast_impl(xp, x, dtype, out=None):
     if x.dtype.kind == "c" and not dtype.is_complex:  # TensorFlow: complex -> real keeps the real part
-        x = (x != 0) if dtype.is_bool else x.real
+        x = (x.real != 0) if dtype.is_bool else x.real  # (to bool too: 1j is False, as TensorFlow)
     if xp is not np and (dtype is D.bfloat16 or x.dtype == D.bfloat16._np):
         raise UnsupportedDTypeError(
             "bfloat16 is not available on the GPU backend (CuPy has no bfloat16 arrays); "
@@ -711,6 +711,8 @@ def _cast_samples(rng):
     out.append(S.Sample((S.draw(rng, (0, 2), D.float32),), {"dtype": D.float64}))
     for src, dst in [(D.float32, D.complex64), (D.complex128, D.float64), (D.complex64, D.complex128)]:
         out.append(S.Sample((S.draw(rng, (4,), src),), {"dtype": dst}, "complex"))
+    imaginary = np.array([0j, 1j, 2 + 0j, -1 + 3j], np.complex64)
+    out.append(S.Sample((imaginary,), {"dtype": D.bool}, "complex to bool reads the real part"))
     return out
 
 
