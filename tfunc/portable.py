@@ -1352,6 +1352,7 @@ _BINARY = {
     "floordiv": _floordiv,
     "floormod": _floormod,
     "atan2": np.arctan2,
+    "multiply_no_nan": lambda x, y: np.multiply(np.where(y == 0, np.zeros((), x.dtype), x), y),
     "pow": _pow,
     "maximum": np.maximum,
     "minimum": np.minimum,

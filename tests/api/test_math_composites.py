@@ -63,6 +63,21 @@ def test_divide_no_nan_gradient_is_zero_where_y_is_zero():
     assert gx.numpy().tolist() == [0.0, 0.25] and gy.numpy().tolist() == [0.0, -2.0 / 16]
 
 
+def test_multiply_no_nan_gradient_reaches_a_zero_multiplier():
+    # TensorFlow's MulNoNan gradient: x * dy for y even where y is 0 (a masked weight still learns)
+    def grads(x, y):
+        with tf.GradientTape() as tape:
+            tape.watch([x, y])
+            z = tf.reduce_sum(tf.math.multiply_no_nan(x, y))
+        return tape.gradient(z, [x, y])
+
+    x, y = tf.constant([3.0, 3.0]), tf.constant([0.0, 2.0])
+    for gx, gy in (grads(x, y), tf.function(grads)(x, y)):
+        assert gx.numpy().tolist() == [0.0, 2.0] and gy.numpy().tolist() == [3.0, 3.0]
+    gx, gy = grads(tf.constant([[1.0], [2.0]]), tf.constant([0.0, 5.0, 0.0]))  # broadcast: summed back
+    assert gx.numpy().tolist() == [[5.0], [5.0]] and gy.numpy().tolist() == [3.0, 3.0, 3.0]
+
+
 def test_count_nonzero_and_integer_norms():
     for got in both(lambda t: tf.math.count_nonzero(t, axis=0), tf.constant(XI)):
         assert got.dtype == np.int64 and got.tolist() == np.count_nonzero(XI, axis=0).tolist()

@@ -30,12 +30,6 @@ def divide_no_nan(x, y, name=None):
     return m.where(zero, zeros_like(quotient), quotient)
 
 
-def multiply_no_nan(x, y, name=None):
-    """``x * y``, and 0 where ``y`` is 0 (even if ``x`` is inf or NaN)."""
-    x, y = m._operands(x, y)
-    return m.multiply(m.where(m.equal(y, 0), zeros_like(y), x), y)  # x zeroed first: no inf * 0
-
-
 def xlogy(x, y, name=None):
     """``x * log(y)``, and 0 where ``x`` is 0."""
     x, y = m._operands(x, y)

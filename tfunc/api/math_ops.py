@@ -102,6 +102,7 @@ atan2 = _binary_fn(
 maximum = _binary_fn(M.maximum_op)
 minimum = _binary_fn(M.minimum_op)
 squared_difference = _binary_fn(M.squared_difference_op)
+multiply_no_nan = _binary_fn(M.multiply_no_nan_op, "x * y, and 0 where y is 0 (even if x is inf or NaN).")
 relu_grad = _binary_fn(M.relu_grad_op, "Gradient of relu: dy where y > 0, else 0.")
 
 

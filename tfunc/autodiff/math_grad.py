@@ -18,6 +18,7 @@ from ..api.math_ops import (
     floor,
     log,
     minimum,
+    multiply_no_nan,
     pow,
     relu_grad,
     rsqrt,
@@ -317,6 +318,14 @@ def _minimum_grad(op, dy):
     m = x <= y
     z = zeros_like(dy)
     return [sum_to_like(where(m, dy, z), x), sum_to_like(where(m, z, dy), y)]
+
+
+@register_gradient("multiply_no_nan")
+def _multiply_no_nan_grad(op, dy):
+    """TensorFlow's MulNoNan gradient: multiply_no_nan(dy, y) for x, multiply_no_nan(x, dy) for
+    y, so y's gradient is x * dy even where y is 0 (a zeroed weight still learns)."""
+    x, y = op.inputs
+    return [sum_to_like(multiply_no_nan(dy, y), x), sum_to_like(multiply_no_nan(x, dy), y)]
 
 
 @register_gradient("squared_difference")

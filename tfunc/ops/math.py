@@ -521,6 +521,25 @@ squared_difference_op = _def_binary(
 )
 
 
+def _multiply_no_nan_impl(xp, x, y, out=None):
+    return xp.multiply(xp.where(y == 0, xp.zeros((), x.dtype), x), y, out=out)  # x zeroed first: no inf * 0
+
+
+# TensorFlow's MulNoNan: x * y, and 0 where y is 0 even if x is inf or NaN. An op of its own (not a
+# composite) for its gradient: the one for y is x * dy even where y is 0.
+multiply_no_nan_op = _def_binary(
+    "multiply_no_nan",
+    impl=_multiply_no_nan_impl,
+    ref=lambda x, y: np.where(y == 0, np.zeros((), np.result_type(x, y)), x * y),
+    allowed=_FLOAT_COMPLEX,
+    dtypes=_F,
+    cuda="out0 = in1 == (in1_type)0 ? (out0_type)0 : in0 * in1",
+    extra=lambda rng: [
+        S.Sample((np.array([np.inf, np.nan, 2.0], np.float32), np.array([0.0, 0.0, 3.0], np.float32)), note="inf*0")
+    ],
+)
+
+
 def _relu_grad_impl(xp, dy, y, out=None):
     return xp.multiply(dy, y > 0, out=out)
 
