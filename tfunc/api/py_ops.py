@@ -72,4 +72,5 @@ def numpy_function(func, inp, Tout, stateful=True, name=None):
         r = func(*[t.numpy() for t in tensors])
         return r
 
+    wrapped.not_differentiable = True  # as TensorFlow's PyFunc: gradients stop here (None, not zeros)
     return _py_function(wrapped, inp, Tout)

@@ -15,7 +15,7 @@ def _grad(op, *dys):
     func = op.attrs["func"]
     n = len(op.inputs)
     wrt = [i for i, t in enumerate(op.inputs) if t.dtype.is_floating and op.needs(i)]
-    if not wrt:
+    if not wrt or getattr(func, "not_differentiable", False):  # tf.numpy_function
         return [None] * n
 
     def backward(*args):
