@@ -164,3 +164,16 @@ def test_gradients_through_complex_values_are_refused_not_none():
         _ = tf.complex(a, a)
         y = a * 3
     assert tape.gradient(y, a).numpy() == 3.0
+
+
+def test_watched_variables_come_in_creation_order():
+    a, b, c = tf.Variable(1.0, name="a"), tf.Variable(2.0, name="b"), tf.Variable(3.0, name="c")
+
+    def names():
+        with tf.GradientTape() as tape:
+            c * b + a  # read in the order c, b, a
+        return [v.name for v in tape.watched_variables()]
+
+    seen = []
+    tf.function(lambda: seen.append(names()))()
+    assert names() == seen[0] == ["a:0", "b:0", "c:0"]  # TensorFlow's order

@@ -120,7 +120,8 @@ class GradientTape:
                 raise ValueError(f"GradientTape.watch takes tensors or variables, got {type(t).__name__}: {t!r}")
 
     def watched_variables(self):
-        return tuple(v for v, _ in self._variables.values())
+        """The variables read under this tape, in the order they were created (as TensorFlow)."""
+        return tuple(self._variables[uid][0] for uid in sorted(self._variables))
 
     def _record(self, op, inputs, outputs, attrs) -> None:
         tracked = self._tracked
