@@ -346,3 +346,24 @@ def test_keyword_arguments_reach_the_function():
         tape.watch(x)
         y = scaled(x, k=5.0)
     assert y.numpy() == 5.0 and tape.gradient(y, x).numpy() == 5.0
+
+
+def test_a_method_binds_self_outside_the_differentiated_arguments():
+    class Scaler:
+        factor = 5.0
+
+        @tf.custom_gradient
+        def f(self, x):
+            return x * 2.0, lambda dy: dy * self.factor  # one gradient: for x, not for self
+
+    m = Scaler()
+
+    def grad(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = m.f(x)
+        return tape.gradient(y, x)
+
+    x = tf.constant(3.0)
+    assert float(grad(x)) == float(tf.function(grad)(x)) == 5.0
+    assert float(m.f(x)) == 6.0 and Scaler.f.__name__ == "f"

@@ -76,12 +76,22 @@ def custom_gradient(f=None):
     (``tf.custom_gradient``)."""
     if f is None:
         return custom_gradient
+    return _CustomGradient(f)
 
-    @functools.wraps(f)
-    def decorated(*args, **kwargs):
-        return _call(f, args, kwargs)
 
-    return decorated
+class _CustomGradient:
+    """The decorated function; on a class it binds ``self`` outside the differentiated
+    arguments (``grad_fn`` returns one gradient per argument after ``self``), as TensorFlow."""
+
+    def __init__(self, f):
+        self._f = f
+        functools.update_wrapper(self, f)
+
+    def __call__(self, *args, **kwargs):
+        return _call(self._f, args, kwargs)
+
+    def __get__(self, obj, objtype=None):
+        return self if obj is None else _CustomGradient(functools.partial(self._f, obj))
 
 
 def _call(f, args, kwargs):
