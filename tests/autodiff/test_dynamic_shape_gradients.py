@@ -90,3 +90,43 @@ def test_qr_gradient_needs_the_matrix_dimensions_while_tracing():
 
     with pytest.raises(NotImplementedError, match="dynamic shapes"):
         grads(tf.ones([3, 2], tf.float64))
+
+
+def test_jacobian_of_a_target_whose_size_is_known_only_at_run_time():
+    w = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    def jac(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.matmul(x * x, w)
+        jx, jw, none = tape.jacobian(y, [x, w, tf.constant(1.0)])
+        return jx, jw, tape.jacobian(y, tf.constant(1.0), unconnected_gradients="zero"), none is None
+
+    x = np.array([[1.0, 2.0], [3.0, -1.0], [0.5, 0.0]], np.float32)
+    jx, jw, zero, none = jac(x)
+    with tf.GradientTape(persistent=True) as tape:  # eager, static shapes: the reference
+        xt = tf.constant(x)
+        tape.watch(xt)
+        y = tf.matmul(xt * xt, w)
+    np.testing.assert_allclose(jx.numpy(), tape.jacobian(y, xt).numpy())
+    np.testing.assert_allclose(jw.numpy(), tape.jacobian(y, w).numpy())
+    assert jx.shape == (3, 2, 3, 2) and zero.numpy().shape == (3, 2) and not zero.numpy().any() and none
+
+
+def test_batch_jacobian_with_a_run_time_batch_size():
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    def bjac(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.stack([x[:, 0] * x[:, 1], x[:, 0] ** 2, tf.sin(x[:, 1])], axis=1)
+        return tape.batch_jacobian(y, x)
+
+    x = np.array([[1.0, 2.0], [3.0, -1.0]], np.float32)
+    want = np.array([[[b, a], [2 * a, 0], [0, np.cos(b)]] for a, b in x])
+    np.testing.assert_allclose(bjac(x).numpy(), want, rtol=1e-6)
+    with tf.GradientTape() as tape:
+        tape.watch(v := tf.constant([1.0, 2.0]))
+        y = v * v
+    with pytest.raises(ValueError, match="rank at least 2"):
+        tape.batch_jacobian(y, v)

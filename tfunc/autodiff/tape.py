@@ -202,28 +202,16 @@ class GradientTape:
             raise ValueError(f"unconnected_gradients must be 'none' or 'zero', got {unconnected_gradients!r}")
         target = self._as_tensor(target)
         n = target.shape.num_elements()
-        if n is None:
-            raise ValueError("jacobian needs a target with a fully known shape.")
-        was_persistent, self._persistent = self._persistent, True
-        was_recording = self._recording
-        self._recording = was_recording and was_persistent  # (see gradient)
-        try:
-            rows = []
+        if n is None:  # (only while tracing: an eager shape is always known)
+            return self._jacobian_loop(target, sources, unconnected_gradients)
+        rows = []
+        with self._repeatable():
             for i in range(n):
                 onehot = np.zeros(n, target.dtype._np)
                 onehot[i] = 1
-                rows.append(
-                    self.gradient(
-                        target,
-                        sources,
-                        output_gradients=reshape(onehot, target.shape.as_list()),
-                        unconnected_gradients="none",
-                    )
-                )
+                og = reshape(onehot, target.shape.as_list())
+                rows.append(self.gradient(target, sources, output_gradients=og, unconnected_gradients="none"))
                 self._used = False
-        finally:
-            self._persistent = was_persistent
-            self._recording = was_recording
         flat_sources = nest.flatten(sources)
         out = []
         for k, s in enumerate(flat_sources):
@@ -237,26 +225,88 @@ class GradientTape:
             out.append(reshape(stack(parts), shape))
         return nest.pack_sequence_as(sources, out)
 
+    @contextlib.contextmanager
+    def _repeatable(self):
+        """Several gradients from one tape, as a persistent tape gives them (see gradient)."""
+        was_persistent, self._persistent = self._persistent, True
+        was_recording = self._recording
+        self._recording = was_recording and was_persistent
+        try:
+            yield
+        finally:
+            self._persistent = was_persistent
+            self._recording = was_recording
+            self._used = False
+
+    def _jacobian_loop(self, target, sources, unconnected_gradients):
+        """The Jacobian of a target whose size is known only at run time: one gradient per
+        target element in a graph loop, its rows gathered in TensorArrays (TensorFlow's
+        ``experimental_use_pfor=False`` path)."""
+        from ..api.array_ops import concat, shape, size
+        from ..api.control_flow_ops import while_loop
+        from ..api.creation_ops import range as tf_range
+        from ..api.math_ops import cast, equal
+        from ..api.tensor_array import TensorArray
+
+        flat_sources = nest.flatten(sources)
+        n, t_shape = size(target), shape(target)
+        with self._repeatable():
+            # which sources the target reaches at all (the probe itself is dead code in the graph)
+            probe = nest.flatten(self.gradient(target, sources, unconnected_gradients="none"))
+            self._used = False
+            connected = [k for k, g in enumerate(probe) if g is not None]
+
+            def body(i, *rows):
+                onehot = reshape(cast(equal(tf_range(n), i), target.dtype), t_shape)
+                grads = nest.flatten(self.gradient(target, sources, output_gradients=onehot))
+                self._used = False
+                return (i + 1,) + tuple(r.write(i, grads[k]) for r, k in zip(rows, connected))
+
+            rows = [TensorArray(flat_sources[k].dtype, size=n, element_shape=flat_sources[k].shape) for k in connected]
+            _, *rows = while_loop(lambda i, *_: i < n, body, [0] + rows)
+        out = []
+        for k, s in enumerate(flat_sources):
+            full_shape = concat([t_shape, shape(s)], 0)
+            if k in connected:
+                out.append(reshape(rows[connected.index(k)].stack(), full_shape))
+            else:  # not connected (as TensorFlow: None unless unconnected_gradients="zero")
+                out.append(None if unconnected_gradients == "none" else zeros(full_shape, s.dtype))
+        return nest.pack_sequence_as(sources, out)
+
     def batch_jacobian(
         self, target, source, unconnected_gradients="none", parallel_iterations=None, experimental_use_pfor=True
     ):
         """Per-example Jacobians: ``result[i]`` is the Jacobian of ``target[i]`` with respect to
-        ``source[i]`` (both have the batch as their first dimension)."""
+        ``source[i]`` (both have the batch as their first dimension). As TensorFlow's, it takes
+        one gradient per element of an example, summed over the batch, so it assumes examples
+        do not depend on each other; the batch size may be known only at run time."""
+        from ..api.array_ops import concat, shape
+
         target = self._as_tensor(target)
-        b = target.shape[0]
-        if b is None or source.shape[0] != b:
-            raise ValueError(
-                f"batch_jacobian needs target and source with the same known first dimension, got "
-                f"{target.shape} and {source.shape}."
-            )
-        full = self.jacobian(target, source, unconnected_gradients=unconnected_gradients)
+        if target.shape.rank is not None and target.shape.rank < 2:
+            raise ValueError(f"batch_jacobian: target shape {target.shape} must have rank at least 2.")
         t_rest, s_rest = target.shape.as_list()[1:], source.shape.as_list()[1:]
-        if full is None:  # not connected: zeros of the target's dtype, as TensorFlow's
-            return zeros([b] + t_rest + s_rest, target.dtype)
-        t_n, s_n = int(np.prod(t_rest or [1])), int(np.prod(s_rest or [1]))
-        flat = reshape(full, [b, t_n, b, s_n])
-        rows = [flat[i, :, i, :] for i in range(b)]
-        return reshape(stack(rows), [b] + t_rest + s_rest)
+        b_t, b_s = target.shape[0], source.shape[0]
+        if b_t is not None and b_s is not None and b_t != b_s:
+            raise ValueError(f"batch_jacobian: target and source have different batch sizes, {b_t} and {b_s}.")
+        if None in t_rest or None in s_rest:
+            raise ValueError(
+                f"batch_jacobian needs the per-example shapes to be known, got {target.shape} and {source.shape}."
+            )
+        t_n = int(np.prod(t_rest or [1]))
+        out_shape = concat([shape(target)[:1], np.array(t_rest + s_rest, np.int32)], 0)
+        rows = []
+        with self._repeatable():
+            for j in range(t_n):
+                onehot = np.zeros(t_n, target.dtype._np)
+                onehot[j] = 1
+                og = zeros_like(target) + reshape(onehot, [1] + t_rest)  # the same for every example
+                rows.append(self.gradient(target, source, output_gradients=og, unconnected_gradients="none"))
+                self._used = False
+        if all(r is None for r in rows):  # not connected: zeros of the target's dtype, as TensorFlow's
+            return zeros(out_shape, target.dtype)
+        rows = [zeros_like(source) if r is None else r for r in rows]
+        return reshape(stack(rows, axis=1), out_shape)
 
     def _target_tensor(self, t):
         """A target as a tensor; a Variable target is a read this tape sees (its gradient with
