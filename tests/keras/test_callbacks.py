@@ -217,7 +217,9 @@ def test_learning_rate_scheduler(capsys):
 def test_reduce_lr_on_plateau(capsys):
     x, y = data()
     model = small_model(lr=1.0)
-    reduce = callbacks.ReduceLROnPlateau(monitor="score", factor=0.5, patience=2, min_lr=0.2, cooldown=1, verbose=1)
+    reduce = callbacks.ReduceLROnPlateau(
+        monitor="score", mode="min", factor=0.5, patience=2, min_lr=0.2, cooldown=1, verbose=1
+    )
     scores = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
     history = model.fit(x, y, epochs=8, callbacks=[scripted("score", scores), reduce], verbose=0)
     # (the rate is logged before the reduction of that epoch) epochs 2 and 3 do not improve: halved at the end of
@@ -227,6 +229,42 @@ def test_reduce_lr_on_plateau(capsys):
     assert "Epoch 3: ReduceLROnPlateau reducing learning rate to 0.5." in capsys.readouterr().out
     with pytest.raises(ValueError, match="factor >= 1.0"):
         callbacks.ReduceLROnPlateau(factor=1.5)
+
+
+def test_reduce_lr_on_plateau_asks_the_metric_its_direction():
+    # Keras 3: mode="auto" maximizes AUC, precision, recall and accuracies (it used to minimize
+    # anything whose name lacks "acc", cutting the rate while AUC improved)
+    x, y = data()
+    labels = (x[:, 0] > 0).astype(np.float32)
+    model = keras.Sequential([keras.Input(shape=(3,)), layers.Dense(1, activation="sigmoid")])
+    model.compile(optimizer=keras.optimizers.SGD(0.5), loss="binary_crossentropy", metrics=[keras.metrics.AUC()])
+    reduce = callbacks.ReduceLROnPlateau(monitor="auc", factor=0.5, patience=1)
+    aucs = [0.7031, 0.7344, 0.6875, 0.75, 0.75]  # the curve Keras 3 answers with [0.5, 0.5, 0.5, 0.25, 0.25]
+    history = model.fit(x, labels, epochs=5, callbacks=[scripted("auc", aucs), reduce], verbose=0)
+    np.testing.assert_allclose(history.history["learning_rate"], [0.5, 0.5, 0.5, 0.25, 0.25], rtol=1e-6)
+    with pytest.raises(ValueError, match="isn't able to automatically determine"):
+        model.fit(x, labels, epochs=1, callbacks=[callbacks.ReduceLROnPlateau(monitor="score")], verbose=0)
+
+
+def test_accuracy_metrics_named_by_string_are_maximized():
+    x, y = data()
+    labels = (x[:, 0] > 0).astype(np.float32)
+    for name in ("binary_accuracy", "accuracy"):
+        model = keras.Sequential([keras.Input(shape=(3,)), layers.Dense(1, activation="sigmoid")])
+        model.compile(optimizer="sgd", loss="binary_crossentropy", metrics=[name])
+        stop = callbacks.EarlyStopping(monitor=f"val_{name}")
+        model.fit(x, labels, epochs=1, validation_split=0.25, callbacks=[stop], verbose=0)
+        assert stop.monitor_op(2, 1)
+
+
+def test_a_reused_early_stopping_starts_afresh():
+    x, y = data()
+    model = small_model()
+    stop = callbacks.EarlyStopping(monitor="score", mode="min", patience=1)
+    model.fit(x, y, epochs=5, callbacks=[scripted("score", [1.0, 0.5, 0.1, 0.05, 0.01]), stop], verbose=0)
+    assert stop.best == 0.01
+    history = model.fit(x, y, epochs=4, callbacks=[scripted("score", [3.0, 2.0, 1.0, 0.5]), stop], verbose=0)
+    assert history.epoch == [0, 1, 2, 3]  # compared with its own epochs, not the last fit's best (0.01)
 
 
 def test_csv_logger_writes_and_appends(tmp_path):

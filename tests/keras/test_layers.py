@@ -295,6 +295,10 @@ def test_dropout_only_drops_when_training():
     assert 0.25 < 1 - kept.mean() < 0.35
     y = layers.Dropout(0.5, noise_shape=(None, 1))(x, training=True).numpy()
     assert all(len(set(row)) == 1 for row in y)  # one decision per row
+    per_row = layers.Dropout(0.5, noise_shape=(None, 1))
+    run = tf.function(lambda t: per_row(t, training=True), input_signature=[tf.TensorSpec([None, 50])])
+    y = run(x).numpy()  # the batch size is known only at run time
+    assert y.shape == (200, 50) and all(len(set(row)) == 1 for row in y) and 0 < (y[:, 0] == 0).mean() < 1
     with pytest.raises(ValueError, match="between 0 and 1"):
         layers.Dropout(1.5)
 

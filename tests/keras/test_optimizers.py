@@ -196,3 +196,13 @@ def test_get_by_name():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         optimizers.SGD(0.1).apply_gradients([(tf.constant(1.0), tf.Variable(1.0))])
+
+
+def test_global_clipnorm_of_an_overflowing_norm_gives_nan_as_keras():
+    # the squares sum to inf in float32: Keras makes every update NaN rather than a silent no-op step
+    w, v = tf.Variable([1.0, 1.0]), tf.Variable([1.0])
+    optimizers.SGD(0.1, global_clipnorm=1.0).apply_gradients([(tf.constant([1e20, 1.0]), w), (tf.constant([1.0]), v)])
+    assert np.isnan(w.numpy()).all() and np.isnan(v.numpy()).all()
+    u = tf.Variable([3.0])
+    optimizers.SGD(1.0, global_clipnorm=1.0).apply_gradients([(tf.constant([0.0]), u)])
+    assert u.numpy().tolist() == [3.0]  # a zero norm: nothing to scale

@@ -427,9 +427,10 @@ class EarlyStopping(_MonitorCallback):
         self.best_epoch = 0
         self.start_from_epoch = start_from_epoch
 
-    def on_train_begin(self, logs=None):
+    def on_train_begin(self, logs=None):  # a callback reused by another fit() starts afresh
         self.wait = 0
         self.stopped_epoch = 0
+        self.best = None
         self.best_weights = None
         self.best_epoch = 0
 
@@ -629,10 +630,11 @@ class LearningRateScheduler(Callback):
             logs["learning_rate"] = float(np.asarray(self.model.optimizer.learning_rate))
 
 
-class ReduceLROnPlateau(Callback):
+class ReduceLROnPlateau(_MonitorCallback):
     """Multiplies the learning rate by ``factor`` when ``monitor`` has not improved by more than
     ``min_delta`` for ``patience`` epochs (not below ``min_lr``; then waits ``cooldown``
-    epochs). Logs the learning rate as ``learning_rate``."""
+    epochs). Logs the learning rate as ``learning_rate``. ``mode="auto"`` asks the monitored
+    metric which way it improves, as EarlyStopping does."""
 
     def __init__(
         self,
@@ -646,33 +648,19 @@ class ReduceLROnPlateau(Callback):
         min_lr=0.0,
         **kwargs,
     ):
-        super().__init__()
+        super().__init__(monitor, mode, None, min_delta)
         if factor >= 1.0:
             raise ValueError(f"ReduceLROnPlateau does not support a factor >= 1.0. Received factor={factor}")
-        self.monitor = monitor
         self.factor = factor
         self.min_lr = min_lr
-        self.min_delta = min_delta
         self.patience = patience
         self.verbose = verbose
         self.cooldown = cooldown
         self.cooldown_counter = 0
         self.wait = 0
-        self.best = 0
-        self.mode = mode
-        self.monitor_op = None
-        self._reset()
 
     def _reset(self):
-        if self.mode not in ("auto", "min", "max"):
-            warnings.warn(f"Learning rate reduction mode {self.mode} is unknown, fallback to auto mode.", stacklevel=3)
-            self.mode = "auto"
-        if self.mode == "min" or (self.mode == "auto" and "acc" not in self.monitor):
-            self.monitor_op = lambda a, b: np.less(a, b - self.min_delta)
-            self.best = np.inf
-        else:
-            self.monitor_op = lambda a, b: np.greater(a, b + self.min_delta)
-            self.best = -np.inf
+        self.best = None
         self.cooldown_counter = 0
         self.wait = 0
 
@@ -683,6 +671,8 @@ class ReduceLROnPlateau(Callback):
         return self.cooldown_counter > 0
 
     def on_epoch_end(self, epoch, logs=None):
+        if self.monitor_op is None:  # once the model's metrics are built
+            self._set_monitor_op()
         logs = logs if logs is not None else {}
         logs["learning_rate"] = float(np.asarray(self.model.optimizer.learning_rate))
         current = logs.get(self.monitor)
@@ -696,7 +686,7 @@ class ReduceLROnPlateau(Callback):
         if self.in_cooldown():
             self.cooldown_counter -= 1
             self.wait = 0
-        if self.monitor_op(current, self.best):
+        if self._is_improvement(current, self.best):
             self.best = current
             self.wait = 0
         elif not self.in_cooldown():

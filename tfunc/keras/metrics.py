@@ -245,6 +245,8 @@ class MeanMetricWrapper(Mean):
         self._fn_kwargs = kwargs
         if fn in _LOSS_FUNCTIONS:
             self._direction = "down"
+        elif fn in _ACCURACY_FUNCTIONS:  # as Keras' accuracy classes: callbacks in mode "auto" maximize them
+            self._direction = "up"
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         values = self._fn(y_true, y_pred, **self._fn_kwargs)
@@ -377,6 +379,15 @@ _LOSS_FUNCTIONS = (
     categorical_crossentropy,
     binary_crossentropy,
     sparse_categorical_crossentropy,
+)
+
+_ACCURACY_FUNCTIONS = (
+    accuracy,
+    binary_accuracy,
+    categorical_accuracy,
+    sparse_categorical_accuracy,
+    top_k_categorical_accuracy,
+    sparse_top_k_categorical_accuracy,
 )
 
 

@@ -234,7 +234,10 @@ class Optimizer(Module):
                 s = reduction_ops.reduce_sum(math_ops.square(math_ops.cast(g, D.float32)))
                 total = s if total is None else total + s
             norm = math_ops.sqrt(total)
-            scale = self.global_clipnorm / math_ops.maximum(norm, self.global_clipnorm)
+            c = self.global_clipnorm
+            # Keras' formula: (norm - norm) makes the scale NaN for an inf or NaN norm, so an overflow
+            # shows in every variable instead of silently skipping the update (c / inf = 0)
+            scale = c * math_ops.minimum(1.0 / norm, 1.0 / c) + (norm - norm)
             grads = [g * math_ops.cast(scale, g.dtype) for g in grads]
         return grads
 

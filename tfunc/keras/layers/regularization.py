@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...api import creation_ops, math_ops, random_ops
+from ...api import array_ops, creation_ops, math_ops, random_ops
 from ...api.variables import Variable
 from ...core.shapes import TensorShape
 from ...eager.convert import convert_to_tensor
@@ -28,17 +28,12 @@ class Dropout(PolicyLayer):
         if self.noise_shape is None:
             return None
         dims = x.shape.as_list()
-        out = []
-        for i, d in enumerate(self.noise_shape):
-            if d is None:
-                if dims[i] is None:
-                    raise ValueError(
-                        f"Dropout {self.name!r}: noise_shape {self.noise_shape} has None at axis {i}, "
-                        "where the input's dimension is unknown."
-                    )
-                d = dims[i]
-            out.append(int(d))
-        return out
+        out = [dims[i] if d is None else int(d) for i, d in enumerate(self.noise_shape)]
+        if None not in out:
+            return out
+        # None where the input's dimension is known only at run time (a batch of None): read in the graph
+        run_time = array_ops.shape(x)
+        return array_ops.stack([run_time[i] if d is None else d for i, d in enumerate(out)])
 
     def call(self, inputs, training=None):
         x = convert_to_tensor(inputs)
