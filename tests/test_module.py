@@ -1,5 +1,7 @@
 """tfunc.Module: variable and submodule tracking, name scopes, traced methods."""
 
+import pytest
+
 import tfunc as tf
 
 
@@ -53,3 +55,38 @@ def test_gradients_over_module_variables():
         y = tf.reduce_sum(m(x))
     grads = tape.gradient(y, m.trainable_variables)
     assert all(g is not None for g in grads) and len(grads) == 3
+
+
+class _Leaf(tf.Module):
+    def __init__(self, value, child=None):
+        super().__init__()
+        self.w = tf.Variable(float(value))
+        if child is not None:
+            self.c = child
+
+
+def test_variable_order_matches_tensorflow():
+    """A module's own variables (attributes by name, dict keys sorted naturally) come before
+    its submodules', each submodule walked in full in turn. Expected orders from TF 2.21."""
+    m = tf.Module()
+    m.a = _Leaf(1)
+    m.b = tf.Variable(2.0)
+    m.d = {2: tf.Variable(5.0), 10: tf.Variable(6.0)}
+    assert [float(v) for v in m.trainable_variables] == [2.0, 5.0, 6.0, 1.0]
+    nested = tf.Module()
+    nested.x, nested.y, nested.z = _Leaf(1, _Leaf(2)), _Leaf(3, _Leaf(4)), tf.Variable(5.0)
+    assert [float(v) for v in nested.variables] == [5.0, 1.0, 2.0, 3.0, 4.0]
+    assert [float(s.w) for s in nested.submodules] == [1.0, 3.0, 2.0, 4.0]
+
+    @tf.function
+    def stacked():
+        return tf.stack([v.read_value() for v in m.variables])
+
+    assert stacked().numpy().tolist() == [2.0, 5.0, 6.0, 1.0]
+
+
+def test_unsortable_dict_keys_are_refused():
+    m = tf.Module()
+    m.d = {1: tf.Variable(1.0), "a": tf.Variable(2.0)}
+    with pytest.raises(ValueError, match="Error processing property 'd'"):
+        _ = m.variables

@@ -94,37 +94,29 @@ class Module(Trackable):
         return _NameScope(self.name)
 
     def _flatten(self, predicate, recursive=True):
-        seen, out = set(), []
+        """The variables and modules reachable from this module that match ``predicate``, in
+        TensorFlow's order: the module's own attributes first (sorted by name, walking lists,
+        tuples and dicts, dict keys sorted), then each submodule found, recursively, in turn.
+        The first occurrence of a shared object wins."""
+        seen, out = {id(self)}, []
 
-        def visit(obj, depth):
-            if id(obj) in seen:
-                return
-            if isinstance(obj, Module) and obj is not self:
-                seen.add(id(obj))
-                if predicate(obj):
-                    out.append(obj)
-                if recursive:
-                    walk(obj, depth + 1)
-                return
-            if isinstance(obj, Variable):
-                seen.add(id(obj))
-                if predicate(obj):
-                    out.append(obj)
-            elif isinstance(obj, (list, tuple)):
-                for x in obj:
-                    visit(x, depth)
-            elif isinstance(obj, dict):
-                for k in sorted(obj, key=repr):
-                    visit(obj[k], depth)
-
-        def walk(mod, depth):
+        def walk(mod):
+            submodules = []
             for key in sorted(vars(mod)):
                 if key.startswith("_tfunc_"):
                     continue
-                visit(vars(mod)[key], depth)
+                for leaf in _leaves(vars(mod)[key], key, mod):
+                    if id(leaf) in seen:
+                        continue
+                    seen.add(id(leaf))
+                    if predicate(leaf):
+                        out.append(leaf)
+                    if recursive and isinstance(leaf, Module):
+                        submodules.append(leaf)
+            for sub in submodules:  # direct attributes first, then recurse (as TensorFlow)
+                walk(sub)
 
-        seen.add(id(self))
-        walk(self, 0)
+        walk(self)
         return out
 
     @property
@@ -154,6 +146,23 @@ class Module(Trackable):
 
     def __repr__(self) -> str:
         return f"<{type(self).__module__}.{type(self).__name__} object named {self.name!r}>"
+
+
+def _leaves(value, key, owner):
+    """The variables and modules in an attribute value, walking lists, tuples and dicts (dict
+    keys in sorted order, as ``tf.nest`` flattens them: ``2`` before ``10``)."""
+    if isinstance(value, (Variable, Module)):
+        yield value
+    elif isinstance(value, (list, tuple)):
+        for x in value:
+            yield from _leaves(x, key, owner)
+    elif isinstance(value, dict):
+        try:
+            keys = sorted(value)
+        except TypeError as cause:  # e.g. mixed str and int keys: TensorFlow refuses them too
+            raise ValueError(f"Error processing property {key!r} of {owner!r}") from cause
+        for k in keys:
+            yield from _leaves(value[k], key, owner)
 
 
 class _NameScope(contextlib.AbstractContextManager):

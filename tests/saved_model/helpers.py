@@ -44,8 +44,11 @@ def resign(export_dir):
         return
     for index in glob.glob(os.path.join(export_dir, "variables", "*.index")):
         resign_checkpoint(index)
-        if isinstance(body.get("variables"), dict):
-            body["variables"]["index_sha256"] = hashlib.sha256(open(index, "rb").read()).hexdigest()
+    variables = body.get("variables")
+    if isinstance(variables, dict) and isinstance(variables.get("prefix"), str):
+        index = os.path.join(export_dir, variables["prefix"] + ".index")  # the index the description names
+        if os.path.isfile(index):
+            variables["index_sha256"] = hashlib.sha256(open(index, "rb").read()).hexdigest()
     consts = body.get("constants")
     if isinstance(consts, dict) and isinstance(consts.get("file"), str):
         f = os.path.join(export_dir, consts["file"])

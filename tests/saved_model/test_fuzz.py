@@ -128,7 +128,13 @@ def _damaged(originals, name, data):
 
 
 FILES = st.sampled_from(
-    ["sm/saved_model.json", "sm/variables/*.index", "sm/variables/*.data-*", "sm/constants-*", "ck/ckpt-1.index"]
+    [
+        "sm/saved_model.json",
+        "sm/variables/variables-*.index",
+        "sm/variables/*.data-*",
+        "sm/constants-*",
+        "ck/ckpt-1.index",
+    ]
     + ["ck/ckpt-1.data-*", "ck/checkpoint"]
 )
 
@@ -279,7 +285,7 @@ def test_edited_checkpoint_index(originals, target, edits):
     d, files = originals
     root = _copy(d)
     try:
-        name = _pick(files, "sm/variables/*.index" if target == "sm" else "ck/ckpt-1.index")
+        name = _pick(files, "sm/variables/variables-*.index" if target == "sm" else "ck/ckpt-1.index")
         for i, a, v in edits:
             _rewrite_json(root, name, lambda b, i=i, a=a, v=v: _mutate(b, i, a, v))
         resign_checkpoint(os.path.join(root, name))

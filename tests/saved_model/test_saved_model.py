@@ -215,7 +215,7 @@ def test_overwrite_keeps_unrelated_files_and_drops_old_data(tmp_path):
     m.out.bias.assign([5.0, 5.0, 5.0])
     tf.saved_model.save(m, d)
     assert (tmp_path / "m" / "notes.txt").read_text() == "mine"
-    assert len(os.listdir(tmp_path / "m" / "variables")) == 2
+    assert len(os.listdir(tmp_path / "m" / "variables")) == 3  # index, data, variables.index
     assert len([p for p in os.listdir(tmp_path / "m") if p.startswith("constants-")]) == 1
     np.testing.assert_array_equal(tf.saved_model.load(d).out.bias.numpy(), [5.0, 5.0, 5.0])
 

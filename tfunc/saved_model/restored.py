@@ -315,10 +315,23 @@ class SignatureFunction:
 
     def __call__(self, *args, **kwargs):
         if args:
-            raise TypeError(
-                f"signature_wrapper(*, {', '.join(self._specs)}) takes 0 positional arguments but {len(args)} "
-                "were given: signature functions take keyword arguments only."
-            )
+            # As TensorFlow: a signature with a single input may take it, a tensor, by position;
+            # several inputs are unordered, so keyword-only.
+            allowed = 1 if len(self._specs) == 1 else 0
+            if len(args) > allowed:
+                raise TypeError(
+                    f"signature_wrapper(*, {', '.join(self._specs)}) takes {allowed} positional arguments but "
+                    f"{len(args)} were given: signature functions with several inputs take keyword arguments only."
+                )
+            if not isinstance(args[0], (Tensor, Variable)):
+                raise TypeError(
+                    f"signature_wrapper: expected argument #0(zero-based) to be a Tensor; got "
+                    f"{type(args[0]).__name__} ({args[0]!r})."
+                )
+            (name,) = self._specs
+            if name in kwargs:
+                raise TypeError(f"signature_wrapper got two values for {name!r}.")
+            kwargs = {name: args[0], **kwargs}
         missing = [n for n in self._specs if n not in kwargs]
         extra = [n for n in kwargs if n not in self._specs]
         if missing or extra:

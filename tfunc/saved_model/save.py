@@ -6,6 +6,8 @@ the object graph; the serving signatures), the variables as a checkpoint of the 
 (``variables/variables-<digest>``) and the graphs' constants (``constants-<digest>.safetensors``).
 Data files are named after their contents and the description is written last, under a
 temporary name renamed into place, so an interrupted save leaves the previous export whole.
+``variables/variables.index``, a copy of the variables' index written after the description,
+lets ``tf.train.Checkpoint.restore(export_dir + "/variables/variables")`` work as in TensorFlow.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import hashlib
 import inspect
 import math
 import os
+import re
 
 import numpy as np
 
@@ -36,6 +39,9 @@ from .save_options import SaveOptions, check_options
 __all__ = ["save", "DEFAULT_SERVING_SIGNATURE_DEF_KEY"]
 
 DEFAULT_SERVING_SIGNATURE_DEF_KEY = "serving_default"
+# An object's function to serve when no signatures are given (TensorFlow's name; Keras models
+# define it as their call for their input specs).
+DEFAULT_SIGNATURE_ATTR = "_default_save_signature"
 # Ops whose nodes hold Python objects that cannot be written down (callbacks, generators,
 # streams, datasets): a function using them cannot be exported.
 _NOT_EXPORTABLE = {
@@ -50,6 +56,12 @@ _NOT_EXPORTABLE = {
     # Forwarded to its inputs by arithmetic simplification; left only where that pass is off.
     "custom_gradient": "it holds a Python gradient function; save with arithmetic_simplification on",
 }
+
+
+def _portable_name(name: str) -> str:
+    """A function or graph name as the format allows (``<lambda>`` -> ``_lambda_``): these names
+    only label things, so characters the format refuses are replaced."""
+    return re.sub(r"[^A-Za-z0-9_.\-/:]", "_", name)[:256] or "_"
 
 
 def functions_of(obj) -> list:
@@ -115,7 +127,7 @@ class _Encoder:
             )
             self.where = outer
         return {
-            "name": g.name,
+            "name": _portable_name(g.name),
             "inputs": [pos[i] for i in g.inputs],
             "outputs": [[pos[s], i] for s, i in g.outputs],
             "nodes": nodes,
@@ -235,7 +247,7 @@ class _Encoder:
                 entry["default"] = {"literal": d}  # calls that leave it out pick traces made with it
             params.append(entry)
         entry = {
-            "name": cf.name,
+            "name": _portable_name(cf.name),
             "params": params,
             "outputs": self.outputs(cf._template),
             "graph": self.graph(cf.optimized_graph),
@@ -301,12 +313,35 @@ def _signature_entry(key, cf, index):
     return {"function": index, "inputs": [[n, i] for i, n in enumerate(names)], "outputs": outputs}
 
 
+def _concrete_signature(fn):
+    """The concrete function of a function with an input signature, or a concrete function."""
+    if isinstance(fn, Function) and fn.input_signature is not None:
+        return fn.get_concrete_function()
+    return fn if isinstance(fn, ConcreteFunction) else None
+
+
+def _valid_signature(cf) -> bool:
+    """Whether ``cf`` can be a signature: it takes tensors and returns at least one tensor, alone
+    or in a flat list, tuple or string-keyed dict."""
+    try:
+        return bool(_signature_entry("", cf, 0)["outputs"])
+    except ValueError:
+        return False
+
+
 def _signature_functions(obj, signatures):
     if signatures is None:
+        # As TensorFlow's find_function_to_export: the function the object offers as its
+        # default signature (a built Keras model's call), else the root's only function that can
+        # serve as a signature (traced for one input signature, tensors in and tensors out).
+        default = _concrete_signature(getattr(obj, DEFAULT_SIGNATURE_ATTR, None))
+        if default is not None and _valid_signature(default):
+            return {DEFAULT_SERVING_SIGNATURE_DEF_KEY: default}
         candidates = []
         for _, fn in functions_of(obj):
-            if isinstance(fn, Function) and fn.input_signature is not None:
-                candidates.append(fn.get_concrete_function())
+            fn = _concrete_signature(fn)
+            if fn is not None and _valid_signature(fn):
+                candidates.append(fn)
         return {DEFAULT_SERVING_SIGNATURE_DEF_KEY: candidates[0]} if len(candidates) == 1 else {}
     if not isinstance(signatures, dict):
         signatures = {DEFAULT_SERVING_SIGNATURE_DEF_KEY: signatures}
@@ -334,7 +369,8 @@ def save(obj, export_dir, signatures=None, options=None):
     to it or its children (each with an input signature, and every trace made so far) as its
     optimized graph; ``signatures`` (a function with an input signature, a concrete function,
     or a dict of them) become ``signatures[...]`` of the loaded object.  Without ``signatures``,
-    the root's only function with an input signature (if exactly one) is ``serving_default``.
+    the root's only function that can be a signature (traced for one input signature, returning
+    tensors), if exactly one, is ``serving_default``.
     ``options``: a :class:`SaveOptions`; functions using ``tf.custom_gradient`` are saved with
     their gradient unless ``experimental_custom_gradients=False``."""
     options = check_options(options, SaveOptions)
@@ -385,7 +421,8 @@ def save(obj, export_dir, signatures=None, options=None):
     )
     rel_prefix = "variables/" + os.path.basename(prefix)
     with open(portable.checkpoint_index(prefix), "rb") as f:
-        index_sha = hashlib.sha256(f.read()).hexdigest()
+        index_bytes = f.read()
+    index_sha = hashlib.sha256(index_bytes).hexdigest()
     body = {
         "functions": functions,
         "attachments": attachments,
@@ -394,12 +431,19 @@ def save(obj, export_dir, signatures=None, options=None):
         "constants": {"file": os.path.basename(consts_path), "size": size, "sha256": sha},
     }
     portable.write_envelope(os.path.join(export_dir, portable.SAVED_MODEL_FILE), portable.SAVED_MODEL_KIND, body)
+    # TensorFlow's prefix for the variables, variables/variables, for tf.train.Checkpoint.restore:
+    # a copy of the index, written once the export is complete (it names the same data file).
+    portable.atomic_write(_tf_variables_index(export_dir), lambda f: f.write(index_bytes))
     new = _files_of(export_dir)
     for path in old - new:  # what the previous export used and this one does not
         try:
             os.unlink(path)
         except OSError:
             pass
+
+
+def _tf_variables_index(export_dir) -> str:
+    return portable.checkpoint_index(os.path.join(export_dir, "variables", "variables"))
 
 
 def _files_of(export_dir) -> set:
@@ -410,6 +454,7 @@ def _files_of(export_dir) -> set:
         index = portable.read_envelope(portable.checkpoint_index(prefix), portable.CHECKPOINT_KIND)
         return {
             portable.checkpoint_index(prefix),
+            _tf_variables_index(export_dir),
             os.path.join(export_dir, "variables", portable.data_file_name(index["data"]["file"], "")),
             os.path.join(export_dir, portable.data_file_name(data["constants"]["file"], "")),
         }

@@ -143,6 +143,8 @@ class CheckpointManager:
             raise ValueError("Checkpoint directory must be specified.")
         if max_to_keep is not None and (isinstance(max_to_keep, bool) or int(max_to_keep) != max_to_keep):
             raise TypeError(f"max_to_keep must be an integer or None, got {max_to_keep!r}.")
+        if max_to_keep is not None and max_to_keep <= 0:  # None, not 0, keeps them all
+            raise ValueError(f"Expected a positive integer or `None` for `max_to_keep`, got {max_to_keep}.")
         if checkpoint_interval is not None and step_counter is None:
             raise ValueError("`step_counter` should be passed if `checkpoint_interval` is not None.")
         self._checkpoint = checkpoint
@@ -226,7 +228,7 @@ class CheckpointManager:
         return path
 
     def _sweep(self):
-        if not self._max_to_keep:
+        if self._max_to_keep is None:
             return
         while len(self._maybe_delete) > self._max_to_keep:
             path, stamp = self._maybe_delete.popitem(last=False)
