@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import os
 
+from ...core import nest
 from ...core.shapes import TensorShape
+from ...core.specs import TensorSpec
+from ...function.function import function
 from .. import saving
 from ..keras_tensor import KerasTensor, compute_output_spec
 from ..layers.base import Layer
@@ -108,10 +111,30 @@ class Model(Trainer, Layer):
     def _maybe_build(self, inputs):
         if self.built:
             return
+        # what the model is first called with: its serving signature if it has no Input layers
+        self._tfunc_build_specs = _specs_of(inputs)
         if self._overrides_build():
             super()._maybe_build(inputs)
             return
         self.built = True  # the sublayers build themselves on their first call
+
+    @property
+    def _default_save_signature(self):
+        """``tf.saved_model.save``'s serving signature when none is given, as Keras 3's: the
+        model's call for its Input specs (functional, Sequential with an Input), else for what it
+        was first called with; None while it is not built."""
+        try:
+            specs = _specs_of(self.input)
+        except AttributeError:  # no Input layers
+            specs = self.__dict__.get("_tfunc_build_specs")
+        if specs is None:
+            return None
+
+        @function(input_signature=(specs,))
+        def serving_default(inputs):
+            return self(inputs)
+
+        return serving_default
 
     def build(self, input_shape=None):
         """Builds the model for ``input_shape`` (a shape, or a list/dict of shapes) by running
@@ -185,3 +208,11 @@ def _ask_to_proceed_with_overwrite(filepath) -> bool:
         return False
     print("[TIP] Next time specify overwrite=True!")
     return True
+
+
+def _specs_of(inputs):
+    """TensorSpecs of a structure of tensors or arrays; None if it holds anything else."""
+    try:
+        return nest.map_structure(lambda t: TensorSpec(t.shape, t.dtype), inputs)
+    except (AttributeError, TypeError):
+        return None
