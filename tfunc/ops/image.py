@@ -1,15 +1,18 @@
 """Image resizing op definitions (NHWC): ``resize`` (bilinear or nearest neighbour, with
 TensorFlow 2's half-pixel centres and no antialiasing) and its gradient ``resize_grad``.
 
-Both methods are separable linear maps: ``out = Wh @ image @ Ww^T`` per channel, with
-interpolation matrices ``Wh`` (out_h x in_h) and ``Ww`` (out_w x in_w) built on the host
-from the sizes alone.  The gradient applies the transposed matrices.
+Both methods are separable, one axis after the other, and read only the input pixels they
+sample, as TensorFlow's kernels do: a NaN or inf pixel reaches only the outputs that sample
+it (a dense interpolation matrix would spread it through ``0 * inf = NaN``).  Sampling
+positions are computed in float32, as TensorFlow's kernels compute them
+(``scale = float(in) / out``):
 
-Sampling positions, as TensorFlow's kernels compute them (``scale = in / out``):
+* nearest: ``src = min(floor((o + 0.5) * scale), in - 1)``, a gather (exact for every dtype);
+* bilinear: ``src = (o + 0.5) * scale - 0.5``, the taps ``lo = max(floor(src), 0)`` and
+  ``hi = min(ceil(src), in - 1)`` mixed as ``a + (b - a) * (src - floor(src))``, along the
+  width first, then the height.  A same-size resize is a copy (TensorFlow's shortcut).
 
-* bilinear: ``src = (o + 0.5) * scale - 0.5``; the two neighbours ``floor(src)`` and
-  ``floor(src) + 1`` (clamped to the image) weighted ``1 - frac`` and ``frac``;
-* nearest: ``src = min(floor((o + 0.5) * scale), in - 1)``.
+The gradient is the adjoint of those gathers: each input index sums the outputs that read it.
 """
 
 from __future__ import annotations
@@ -23,45 +26,80 @@ from ..core.errors import InvalidArgumentError
 from ..core.shapes import format_shape
 from ..core.specs import Spec
 from . import sampling as S
-from .infer import FLOATS, NUMERIC, check_dtype
+from .infer import FLOATS, INTS, check_dtype
 from .registry import OpDef, register
 
 METHODS = ("bilinear", "nearest")
+# TensorFlow's ResizeBilinear / ResizeNearestNeighbor registrations (no bool, uint32/64, complex)
+RESIZE_DTYPES = FLOATS | (INTS - {D.uint32, D.uint64})
 
 
 @functools.lru_cache(maxsize=256)
-def interpolation_matrix(in_size: int, out_size: int, method: str) -> np.ndarray:
-    """(out_size, in_size) float64 weights of each output row over the input rows."""
-    w = np.zeros((out_size, in_size))
-    if in_size == 0 or out_size == 0:
-        return w
-    scale = in_size / out_size
-    o = np.arange(out_size)
+def _taps(in_size: int, out_size: int, method: str) -> tuple:
+    """Along one axis, per output index: ``(index,)`` for nearest, ``(lo, hi, lerp)`` for
+    bilinear (lerp float32), in TensorFlow's float32 arithmetic."""
+    scale = np.float32(in_size) / np.float32(out_size)
+    centre = np.arange(out_size, dtype=np.float32) + np.float32(0.5)
     if method == "nearest":
-        src = np.minimum(np.floor((o + 0.5) * scale).astype(np.int64), in_size - 1)
-        w[o, src] = 1.0
-        return w
-    src = (o + 0.5) * scale - 0.5
-    lo = np.floor(src)
-    frac = src - lo
-    lo_i = np.clip(lo.astype(np.int64), 0, in_size - 1)
-    hi_i = np.clip(lo.astype(np.int64) + 1, 0, in_size - 1)
-    np.add.at(w, (o, lo_i), 1.0 - frac)
-    np.add.at(w, (o, hi_i), frac)
-    return w
+        return (np.minimum(np.floor(centre * scale).astype(np.int64), in_size - 1),)
+    src = centre * scale - np.float32(0.5)
+    floor = np.floor(src)
+    lo = np.maximum(floor.astype(np.int64), 0)
+    hi = np.minimum(np.ceil(src).astype(np.int64), in_size - 1)
+    return lo, hi, src - floor
 
 
-def _apply(xp, x, wh, ww):
-    """``wh`` over axis 1 and ``ww`` over axis 2 of an NHWC array."""
-    t = xp.einsum("oh,nhwc->nowc", wh, x)
-    return xp.einsum("pw,nowc->nopc", ww, t)
+@functools.lru_cache(maxsize=256)
+def _adjoint_taps(in_size: int, out_size: int, method: str) -> tuple:
+    """The transpose of :func:`_taps`: per input index, the output indices that read it and
+    their weights, as ``(in_size, k)`` tables padded with output index ``out_size`` (a zero
+    slot the gradient appends) and weight 0, so a padding entry never touches a real value."""
+    taps = _taps(in_size, out_size, method)
+    if method == "nearest":
+        src, weight = taps[0], np.ones(out_size)
+    else:
+        lo, hi, lerp = taps
+        src, weight = np.concatenate([lo, hi]), np.concatenate([1.0 - lerp.astype(np.float64), lerp])
+    dst = np.tile(np.arange(out_size), len(src) // out_size)
+    order = np.argsort(src, kind="stable")
+    src, dst, weight = src[order], dst[order], weight[order]
+    counts = np.bincount(src, minlength=in_size)
+    slot = np.arange(len(src)) - (np.cumsum(counts) - counts)[src]  # rank within its input index
+    index = np.full((in_size, counts.max()), out_size)
+    weights = np.zeros(index.shape)
+    index[src, slot] = dst
+    weights[src, slot] = weight
+    return index, weights
 
 
-def _matrices(xp, dtype, in_hw, out_hw, method):
-    kind = "bilinear" if method == "bilinear" else "nearest"
-    wh = interpolation_matrix(in_hw[0], out_hw[0], kind)
-    ww = interpolation_matrix(in_hw[1], out_hw[1], kind)
-    return xp.asarray(wh.astype(dtype)), xp.asarray(ww.astype(dtype))
+def _broadcast_along(v, axis, ndim):
+    """A per-index array (1-D, or 2-D for the gradient's tables) that starts at ``axis`` of an
+    ``ndim``-D array, shaped to broadcast against it."""
+    return v.reshape(v.shape + (1,) * (ndim - axis - v.ndim))
+
+
+def _resize_axis(xp, x, out_size, method, axis):
+    taps = _taps(x.shape[axis], out_size, method)
+    if method == "nearest":
+        return xp.take(x, xp.asarray(taps[0]), axis=axis)
+    lo, hi, lerp = taps
+    a = xp.take(x, xp.asarray(lo), axis=axis)
+    b = xp.take(x, xp.asarray(hi), axis=axis)
+    return a + (b - a) * xp.asarray(_broadcast_along(lerp.astype(x.dtype), axis, x.ndim))
+
+
+def _resize_grad_axis(xp, dy, in_size, method, axis):
+    """The adjoint of :func:`_resize_axis`: a gather of the outputs each input feeds, summed."""
+    index, weights = _adjoint_taps(in_size, dy.shape[axis], method)
+    zero = xp.zeros(dy.shape[:axis] + (1,) + dy.shape[axis + 1 :], dy.dtype)
+    picked = xp.take(xp.concatenate([dy, zero], axis=axis), xp.asarray(index.reshape(-1)), axis=axis)
+    picked = picked.reshape(dy.shape[:axis] + index.shape + dy.shape[axis + 1 :])
+    return (picked * xp.asarray(_broadcast_along(weights.astype(dy.dtype), axis, dy.ndim + 1))).sum(axis=axis + 1)
+
+
+def _check_image_size(shape):
+    if shape is not None and (shape[1] == 0 or shape[2] == 0):
+        raise InvalidArgumentError(f"resize: input image must be of non-zero size, got shape {format_shape(shape)}.")
 
 
 def _resize_infer(specs, attrs):
@@ -69,48 +107,51 @@ def _resize_infer(specs, attrs):
     method = attrs["method"]
     if method not in METHODS:
         raise InvalidArgumentError(f"resize: method must be one of {METHODS}, got {method!r}.")
-    check_dtype("resize", x, FLOATS if method == "bilinear" else NUMERIC, "images")
+    check_dtype("resize", x, FLOATS if method == "bilinear" else RESIZE_DTYPES, "images")
     if x.shape is not None and len(x.shape) != 4:
         raise InvalidArgumentError(f"resize: images must be 4-D (NHWC), got shape {format_shape(x.shape)}.")
+    _check_image_size(x.shape)
     h, w = attrs["size"]
-    if h < 0 or w < 0:
-        raise InvalidArgumentError(f"resize: size must be non-negative, got {attrs['size']}.")
+    if h <= 0 or w <= 0:
+        raise InvalidArgumentError(f"resize: output dimensions must be positive, got size {attrs['size']}.")
     n, c = (None, None) if x.shape is None else (x.shape[0], x.shape[3])
     return (Spec((n, h, w, c), x.dtype),)
 
 
 def _resize_impl(xp, x, size, method):
+    _check_image_size(x.shape)
     if x.shape[1:3] == tuple(size):
         return x.copy()
-    # NOTE: integer images (nearest only) go through float64 weights: every output picks one
-    # input value, so the round trip is exact.
-    work = x.dtype if x.dtype.kind == "f" else (np.float32 if x.dtype.kind == "V" else np.float64)
-    wh, ww = _matrices(xp, work, x.shape[1:3], size, method)
-    out = _apply(xp, x.astype(work, copy=False), wh, ww)
+    # half floats are interpolated in float32, as TensorFlow's kernels compute in float
+    work = x if method == "nearest" or x.dtype.itemsize >= 4 else x.astype(np.float32)
+    out = _resize_axis(xp, work, size[1], method, 2)  # the width first, as TensorFlow
+    out = _resize_axis(xp, out, size[0], method, 1)
     return out.astype(x.dtype, copy=False)
 
 
 def _resize_ref(x, size, method):
-    """Output pixel by pixel from the sampling formulas, in float64."""
+    """Output pixel by pixel from the sampling formulas (positions in float32, values in
+    float64)."""
     n, h, w, c = x.shape
     oh, ow = size
+    if (h, w) == (oh, ow):
+        return x.copy()
     out = np.zeros((n, oh, ow, c))
     xs = x.astype(np.float64)
+    f32 = np.float32
     for a in range(oh):
         for b in range(ow):
+            cy, cx = (f32(a) + f32(0.5)) * (f32(h) / f32(oh)), (f32(b) + f32(0.5)) * (f32(w) / f32(ow))
             if method == "nearest":
-                i = min(int(np.floor((a + 0.5) * h / oh)), h - 1)
-                j = min(int(np.floor((b + 0.5) * w / ow)), w - 1)
-                out[:, a, b] = xs[:, i, j]
+                out[:, a, b] = xs[:, min(int(np.floor(cy)), h - 1), min(int(np.floor(cx)), w - 1)]
                 continue
-            sy, sx = (a + 0.5) * h / oh - 0.5, (b + 0.5) * w / ow - 0.5
-            y0, x0 = int(np.floor(sy)), int(np.floor(sx))
-            fy, fx = sy - y0, sx - x0
-            ys = [min(max(y0, 0), h - 1), min(max(y0 + 1, 0), h - 1)]
-            xs_ = [min(max(x0, 0), w - 1), min(max(x0 + 1, 0), w - 1)]
-            top = xs[:, ys[0], xs_[0]] * (1 - fx) + xs[:, ys[0], xs_[1]] * fx
-            bottom = xs[:, ys[1], xs_[0]] * (1 - fx) + xs[:, ys[1], xs_[1]] * fx
-            out[:, a, b] = top * (1 - fy) + bottom * fy
+            sy, sx = cy - f32(0.5), cx - f32(0.5)
+            ys = [max(int(np.floor(sy)), 0), min(int(np.ceil(sy)), h - 1)]
+            xs_ = [max(int(np.floor(sx)), 0), min(int(np.ceil(sx)), w - 1)]
+            fy, fx = float(sy - np.floor(sy)), float(sx - np.floor(sx))
+            top = xs[:, ys[0], xs_[0]] + (xs[:, ys[0], xs_[1]] - xs[:, ys[0], xs_[0]]) * fx
+            bottom = xs[:, ys[1], xs_[0]] + (xs[:, ys[1], xs_[1]] - xs[:, ys[1], xs_[0]]) * fx
+            out[:, a, b] = top + (bottom - top) * fy
     return out.astype(x.dtype)
 
 
@@ -151,6 +192,7 @@ def _check_resize_grad(dy_shape, x_shape, size):
             f"resize_grad: grads and the original image must be rank 4, got shapes {format_shape(dy_shape)} "
             f"and {format_shape(x_shape)}."
         )
+    _check_image_size(x_shape)
     want = (x_shape[0], size[0], size[1], x_shape[3])
     if any(a is not None and b is not None and a != b for a, b in zip(dy_shape, want)):
         raise InvalidArgumentError(
@@ -167,17 +209,24 @@ def _resize_grad_infer(specs, attrs):
 
 
 def _resize_grad_impl(xp, dy, x, size, method):
-    """The adjoint of resize: the transposed interpolation matrices; ``x`` is read for its
-    shape only."""
+    """The adjoint of resize (the height first, reversing the forward order); ``x`` is read
+    for its shape only."""
     _check_resize_grad(dy.shape, x.shape, size)
-    work = dy.dtype if dy.dtype.kind == "f" else np.float32  # bfloat16 (kind 'V') in float32
-    wh, ww = _matrices(xp, work, x.shape[1:3], size, method)
-    return xp.ascontiguousarray(_apply(xp, dy.astype(work, copy=False), wh.T, ww.T)).astype(dy.dtype, copy=False)
+    work = dy if dy.dtype.itemsize >= 4 else dy.astype(np.float32)  # half floats in float32
+    dx = _resize_grad_axis(xp, work, x.shape[1], method, 1)
+    dx = _resize_grad_axis(xp, dx, x.shape[2], method, 2)
+    return dx.astype(dy.dtype, copy=False)
 
 
 def _resize_grad_ref(dy, x, size, method):
-    wh = interpolation_matrix(x.shape[1], size[0], "bilinear" if method == "bilinear" else "nearest")
-    ww = interpolation_matrix(x.shape[2], size[1], "bilinear" if method == "bilinear" else "nearest")
+    """Dense transposed interpolation matrices built from the reference forward (finite
+    gradients only)."""
+
+    def matrix(in_size, out_size):
+        eye = np.eye(in_size).reshape(1, 1, in_size, in_size)  # channel c: the unit image at c
+        return _resize_ref(eye, (1, out_size), method)[0, 0]  # (out_size, in_size)
+
+    wh, ww = matrix(x.shape[1], size[0]), matrix(x.shape[2], size[1])
     return np.einsum("oh,pw,nopc->nhwc", wh, ww, dy.astype(np.float64)).astype(dy.dtype)
 
 
