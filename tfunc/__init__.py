@@ -129,7 +129,7 @@ from .api.math_ops import (
 )
 from .api.nn_ops import matmul
 from .api.py_ops import numpy_function, py_function
-from .api.reduction_ops import (
+from .api.run_time_axis import (
     argmax,
     argmin,
     cumsum,

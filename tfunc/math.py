@@ -83,7 +83,7 @@ from .api.math_ops import (
     truediv,
 )
 from .api.nn_ops import log_softmax, softmax
-from .api.reduction_ops import (
+from .api.run_time_axis import (
     argmax,
     argmin,
     cumprod,

@@ -20,8 +20,12 @@ import enum
 
 import numpy as np
 
-from ..api.array_ops import reshape, stack
+from ..api.array_ops import concat, reshape, shape, size, stack
+from ..api.control_flow_ops import while_loop
 from ..api.creation_ops import ones_like, zeros, zeros_like
+from ..api.creation_ops import range as tf_range
+from ..api.math_ops import cast, equal
+from ..api.tensor_array import TensorArray
 from ..core import nest
 from ..core.context import ctx
 from ..eager.convert import convert_to_tensor
@@ -242,11 +246,6 @@ class GradientTape:
         """The Jacobian of a target whose size is known only at run time: one gradient per
         target element in a graph loop, its rows gathered in TensorArrays (TensorFlow's
         ``experimental_use_pfor=False`` path)."""
-        from ..api.array_ops import concat, shape, size
-        from ..api.control_flow_ops import while_loop
-        from ..api.creation_ops import range as tf_range
-        from ..api.math_ops import cast, equal
-        from ..api.tensor_array import TensorArray
 
         flat_sources = nest.flatten(sources)
         n, t_shape = size(target), shape(target)
@@ -280,7 +279,6 @@ class GradientTape:
         ``source[i]`` (both have the batch as their first dimension). As TensorFlow's, it takes
         one gradient per element of an example, summed over the batch, so it assumes examples
         do not depend on each other; the batch size may be known only at run time."""
-        from ..api.array_ops import concat, shape
 
         target = self._as_tensor(target)
         if target.shape.rank is not None and target.shape.rank < 2:
