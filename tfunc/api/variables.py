@@ -19,15 +19,18 @@ import numpy as np
 
 from ..core import distribution
 from ..core import dtypes as D
-from ..core.context import ctx, eager_scope, record_variable_read
-from ..core.errors import FailedPreconditionError
-from ..core.shapes import TensorShape, to_tuple
+from ..core.context import ctx, eager_scope, init_scope, record_variable_read
+from ..core.errors import FailedPreconditionError, IncompatibleShapesError
+from ..core.shapes import TensorShape, format_shape, shapes_compatible, to_tuple
 from ..eager import printing
 from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import call
 from ..eager.tensor import EagerTensor, Tensor
 from ..ops import state as state_ops
+from ..ops.registry import REGISTRY
+from ..tracing.replay import Replay
 from . import indexing_ops
+from .context_ops import _scopes as _name_scopes
 from .math_ops import cast
 
 SINGLETON_ERROR = (
@@ -57,6 +60,56 @@ def variable_creation_scope(function=None):
         _creation_scopes.pop()
 
 
+def _declared_shape(shape, initial_shape):
+    """The variable's shape: ``shape`` when given (unknown dims let the value's shape change),
+    which the initial value must fit, as in TensorFlow."""
+    if shape is None:
+        return initial_shape
+    declared = to_tuple(shape)
+    if not shapes_compatible(initial_shape, declared):
+        raise ValueError(
+            f"The initial value's shape ({format_shape(initial_shape)}) is not compatible with the "
+            f"explicitly supplied `shape` argument ({format_shape(declared)})."
+        )
+    return declared
+
+
+def _lifted_value(init):
+    """The value of the traced tensor ``init`` computed eagerly, or None when it depends on
+    the function's arguments, on a variable the trace writes or on an op with side effects."""
+    ir = init.graph.ir
+    root = init.graph
+    while root.outer is not None:
+        root = root.outer
+    needed: set = set()
+    stack = [init.node]
+    while stack:
+        nid = stack.pop()
+        if nid in needed:
+            continue
+        node = ir.node(nid)
+        if node.op == "read_variable":
+            var = node.attrs["var"]
+            if isinstance(var, _DelegatingVariable) or var._value is None or var._unique_id in root.written_variables:
+                return None
+        elif node.op == "placeholder":  # an argument, or a value of an enclosing graph
+            return None
+        elif node.op != "const":
+            op = REGISTRY[node.op]
+            if op.writes or op.kind in ("control", "graph") or (op.stateful and not op.random):
+                return None
+        needed.add(nid)
+        stack.extend(src for src, _ in node.inputs)
+    replay = Replay()
+    env: dict = {}
+    with init_scope():  # no tape records it
+        for nid in sorted(needed):  # ids grow along the edges while tracing
+            node = ir.node(nid)
+            for i, v in enumerate(replay.run_node(node, [env[r] for r in node.inputs])):
+                env[(nid, i)] = v
+    return env[(init.node, init.index)]
+
+
 class Variable:
     """A tensor-like value that ops can read and ``assign`` can change."""
 
@@ -72,18 +125,24 @@ class Variable:
             initial_value = initial_value()
         self._unique_id = next(_ids)
         self._trainable = bool(trainable)
-        self._name = f"{name or 'Variable'}:0"
+        scopes = getattr(_name_scopes, "stack", None)  # the open tf.name_scope blocks
+        self._name = f"{scopes[-1] if scopes else ''}{name or 'Variable'}:0"
         self._value = None
         self._lock = threading.Lock()  # reads vs in-place updates (ops/state_ops.py)
         g = ctx.graph
         if isinstance(initial_value, Tensor) and getattr(initial_value, "_is_symbolic", False):
-            # Created while tracing from a traced value: initialized when the graph first runs.
-            init = initial_value
-            if dtype is not None and D.as_dtype(dtype) is not init.dtype:
-                init = cast(init, dtype)
-            self._dtype = init.dtype
-            self._shape = to_tuple(shape) if shape is not None else init.shape._dims
-            init = distribution.mirrored_initial_value(init)  # under a tf.distribute strategy: replica 0's
+            if dtype is not None and D.as_dtype(dtype) is not initial_value.dtype:
+                initial_value = cast(initial_value, dtype)
+            # As TensorFlow lifts an initializer out of the function (init_scope): computed
+            # now when it needs no argument of the function, so the variable has its value
+            # once traced (get_concrete_function, a checkpoint, a tape around the first call).
+            lifted = _lifted_value(initial_value)
+            if lifted is not None:
+                initial_value = lifted
+        if getattr(initial_value, "_is_symbolic", False):  # it does: initialized when the graph first runs
+            self._dtype = initial_value.dtype
+            self._shape = _declared_shape(shape, initial_value.shape._dims)
+            init = distribution.mirrored_initial_value(initial_value)  # under a tf.distribute strategy: replica 0's
             call(state_ops.initialize_variable_op, (init,), {"var": self})
         else:
             with eager_scope():
@@ -95,7 +154,7 @@ class Variable:
             if not isinstance(value, EagerTensor):
                 raise TypeError(f"Variable initial value must be a tensor or Python value, got {initial_value!r}")
             self._dtype = value.dtype
-            self._shape = to_tuple(shape) if shape is not None else tuple(value._value.shape)
+            self._shape = _declared_shape(shape, tuple(value._value.shape))
             self._value = value
         if _creation_scopes:
             _creation_scopes[-1].append(self)
@@ -166,6 +225,13 @@ class Variable:
         return value._value
 
     def _assign_array(self, array):
+        # A traced assignment whose value's shape was not fully known is checked here, when
+        # it runs (one tuple compare); a variable made with unknown dims takes any shape that fits.
+        if array.shape != self._shape and not shapes_compatible(array.shape, self._shape):
+            raise IncompatibleShapesError(
+                f"Cannot assign a value of shape {format_shape(array.shape)} to variable {self.name!r} of "
+                f"shape {format_shape(self._shape)}."
+            )
         self._value = EagerTensor._make(array, self._dtype)
         return array
 
@@ -176,13 +242,17 @@ class Variable:
             if holder is None:
                 raise FailedPreconditionError(f"Could not read variable {self.name!r}: it has not been initialized.")
             cur = holder._value
+            if delta.shape != cur.shape:  # a traced delta of a shape not fully known: never broadcast
+                raise IncompatibleShapesError(
+                    f"Cannot update variable {self.name!r} with shape {format_shape(cur.shape)} using a tensor "
+                    f"with shape {format_shape(delta.shape)}, shapes must be equal."
+                )
             if (
                 _IN_PLACE
                 and sys.getrefcount(holder) <= _SOLE_REFS
                 and sys.getrefcount(cur) <= _SOLE_REFS
                 and getattr(cur, "base", 0) is None
                 and getattr(cur.flags, "writeable", True)
-                and getattr(delta, "shape", None) == cur.shape
                 and delta.dtype == cur.dtype
             ):
                 return ufunc(cur, delta, out=cur)  # nobody else sees this buffer
@@ -218,6 +288,11 @@ class Variable:
     def _write(self, op, value, read_value=True):
         if not isinstance(value, Tensor):
             value = convert_to_tensor(value.read_value() if isinstance(value, Variable) else value, dtype=self._dtype)
+        elif value.dtype is not self._dtype:  # TensorFlow's conversion error
+            raise ValueError(
+                f"Tensor conversion requested dtype {self._dtype.name} for Tensor with dtype {value.dtype.name}: "
+                f"{value!r}"
+            )
         g = ctx.graph
         if g is not None:
             g.variables[self._unique_id] = self
@@ -372,6 +447,18 @@ class UnreadVariable(_DelegatingVariable):
     def _name(self):
         return "UnreadVariable"
 
+    # Reads and writes go through the target itself, so a trace keys them by the target's
+    # id: a read after a write in a cond branch or loop body must see the write (it is not
+    # hoisted out as the value before the branch or loop).
+    def read_value(self):
+        return self._target.read_value()
+
+    value = read_value
+    _as_tensor = read_value
+
+    def _write(self, op, value, read_value=True):
+        return self._target._write(op, value, read_value)
+
     def __repr__(self) -> str:
         if ctx.graph is not None or self._target._value is None:
             return f"<tf.Variable 'UnreadVariable' shape={self.shape} dtype={self._dtype.name}>"
@@ -403,6 +490,28 @@ def _install_operators():
         setattr(Variable, dunder, (lambda d: lambda self, other: getattr(self.read_value(), d)(other))(dunder))
     for dunder in ("__neg__", "__abs__", "__invert__", "__pos__"):
         setattr(Variable, dunder, (lambda d: lambda self: getattr(self.read_value(), d)())(dunder))
+    # ``v += x`` would silently rebind ``v`` to a tensor and leave the variable unchanged:
+    # refused, as in TensorFlow (``//=`` and ``@=`` rebind there too).
+    for n, sym, use in (
+        ("add", "+", "variable.assign_add(value)"),
+        ("sub", "-", "variable.assign_sub(value)"),
+        ("mul", "*", "variable.assign(variable * value)"),
+        ("truediv", "/", "variable.assign(variable / value)"),
+        ("pow", "**", "variable.assign(variable ** value)"),
+    ):
+        setattr(Variable, f"__i{n}__", _refuse_in_place(sym, use))
+
+
+def _refuse_in_place(sym, use):
+    message = (
+        f"`variable {sym}= value` with `tf.Variable`s is not supported. Use `{use}` to modify the variable, "
+        f"or `out = variable {sym} value` if you need to get a new output Tensor."
+    )
+
+    def refuse(self, other):
+        raise RuntimeError(message)
+
+    return refuse
 
 
 _install_operators()
