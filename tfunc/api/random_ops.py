@@ -1,25 +1,30 @@
-"""Random numbers with TensorFlow's seeding rules.
+"""Random numbers with TensorFlow's seeding rules (``tf.random.set_seed``'s contract).
 
-* ``set_seed(s)`` fixes the global seed and restarts every sequence;
-* an op with no seed under a global seed gets an op seed from a counter, so a
-  program's random values repeat from run to run;
+* ``set_seed(s)`` fixes the global seed and restarts every sequence, those of functions
+  traced before included;
+* an op with no seed under a global seed gets an op seed from a counter, so a program's
+  random values repeat from run to run; a traced function numbers its own unseeded ops, so
+  each function starts like a fresh program;
 * an op seed without a global seed uses a fixed default global seed;
-* the same (global, op) seed pair continues one sequence across calls, so two
-  calls return different values, as TensorFlow's stateful kernels do.
+* eagerly, ops of the same kind (op and dtype) with the same (global, op) seed pair continue
+  one sequence (TensorFlow's cached kernel), so two calls return different values;
+* in a traced function each random node owns its stream (made at trace time) and advances
+  it on every call: two nodes with the same op seed give equal values on a call.
 
-In a traced function each random node owns its generator (made at trace time)
-and advances it on every call.  The op definitions (and :class:`GeneratorHolder`)
-are in ``tfunc.ops.random``.
+The op definitions (and :class:`GeneratorHolder`) are in ``tfunc.ops.random``.
 """
 
 from __future__ import annotations
 
 import threading
+import weakref
 from typing import Any
 
 import numpy as np
 
 from ..core import dtypes as D
+from ..core.context import ctx
+from ..core.errors import InvalidArgumentError, NotFoundError
 from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import call
 from ..eager.tensor import Tensor
@@ -33,126 +38,176 @@ from ..ops.random import (
     truncated_normal_op,
     uniform_op,
 )
+from ..tracing.symbolic import constant_value
+from .array_ops import _partial_dims, _static_ints
+from .array_ops import shape as shape_of
 from .creation_ops import _shape_attr
-from .math_ops import cast, greater_equal
+from .debugging_ops import assert_less
+from .math_ops import cast, floormod, greater_equal
 
 _DEFAULT_GLOBAL_SEED = 87654321
+# The unseeded streams' keys are (global, tag, n): they never meet an op-seeded (global, seed) one.
+_EAGER_TAG, _TRACED_TAG = 0x65, 0x74
 _lock = threading.Lock()
 _state: dict[str, Any] = {"global": None, "counter": 0}
-_generators: dict = {}
+_generators: dict = {}  # eager op-seeded streams: (global, op seed, kind) -> holder
+_traced: weakref.WeakSet = weakref.WeakSet()  # the seeded streams of traced nodes
+_graph_counts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # traced fn -> unseeded ops so far
 
 
 def set_seed(seed):
-    """Sets the global random seed and restarts all seeded sequences."""
+    """Sets the global random seed and restarts all seeded sequences (traced functions keep
+    the seeds they were traced with, as TensorFlow's graphs do, and start them again)."""
     with _lock:
         _state["global"] = None if seed is None else int(seed)
         _state["counter"] = 0
         _generators.clear()
+        for h in list(_traced):
+            h.restart(h.seed)
 
 
 def get_global_seed():
     return _state["global"]
 
 
-def stream(op_seed=None) -> GeneratorHolder:
-    """The generator for a new random op, following TensorFlow's seed rules."""
+def stream(op_seed=None, kind=None) -> GeneratorHolder:
+    """The stream of a new random op, following TensorFlow's seed rules (module docstring).
+    ``kind`` (the op and dtype) keeps eager ops of different kinds with one op seed apart."""
+    graph = ctx.graph
     with _lock:
         g = _state["global"]
         if g is None and op_seed is None:
             return GeneratorHolder(None)  # fresh entropy
         if g is None:
             g = _DEFAULT_GLOBAL_SEED
+        if graph is not None:  # a node owns its stream; set_seed restarts it
+            if op_seed is None:
+                while graph.outer is not None:  # a cond or loop body counts in its function
+                    graph = graph.outer
+                n = _graph_counts.get(graph, 0)
+                _graph_counts[graph] = n + 1
+                h = GeneratorHolder((g, _TRACED_TAG, n))
+            else:
+                h = GeneratorHolder((g, int(op_seed)))
+            _traced.add(h)
+            return h
         if op_seed is None:
             counter = _state["counter"]
             _state["counter"] = counter + 1
-            return GeneratorHolder((g, counter))
+            return GeneratorHolder((g, _EAGER_TAG, counter))
         key = (g, int(op_seed))
-        h = _generators.get(key)
+        h = _generators.get(key + (kind,))
         if h is None:
-            h = _generators[key] = GeneratorHolder(key)
+            h = _generators[key + (kind,)] = GeneratorHolder(key)
         return h
 
 
-def _num(v, what):
-    if hasattr(v, "numpy"):
-        v = v.numpy()
-    try:
-        return float(v) if not isinstance(v, (int, np.integer)) else int(v)
-    except TypeError:
-        raise TypeError(f"random ops need a static {what}, got {v!r}") from None
+# --- arguments ---------------------------------------------------------------------------------
+
+_NUMBERS = (int, float, np.integer, np.floating)
+_UNIFORM_DTYPES = (D.float16, D.bfloat16, D.float32, D.float64, D.int32, D.int64)
+_FULL_RANGE_INTS = (D.int32, D.int64, D.uint32, D.uint64)
 
 
-def _tensor_params(dt, *params):
-    """The parameters as tensors of ``dt`` when any is a tensor of a floating dtype ``dt``
-    (the values are then made from a standard draw with differentiable ops, as TensorFlow
-    does, so gradients reach them and they may be symbolic), else None."""
-    if not dt.is_floating or not any(isinstance(p, Tensor) or hasattr(p, "_as_tensor") for p in params):
-        return None
-    return [convert_to_tensor(p, dtype=dt) for p in params]
+def _shape_args(shape):
+    """(inputs, attr ``shape``) of a draw: a shape known while tracing is the attribute; one
+    known only at run time is an int input, and the attribute its static part."""
+    if isinstance(shape, (list, tuple)):
+        bad = any(isinstance(d, (float, bool, np.floating, np.bool_)) for d in shape)
+    else:
+        dt = getattr(shape, "dtype", None)  # a tensor or NumPy array
+        bad = dt is not None and not D.as_dtype(dt).is_integer
+    if bad:
+        raise InvalidArgumentError(f"random ops need an int32 or int64 shape, got {shape!r}.")
+    known = _static_ints(shape, "shape")
+    if known is not None:
+        return (), _shape_attr(known)
+    return (convert_to_tensor(shape),), _partial_dims(shape)
+
+
+def _draw(op, lead, shape, **attrs):
+    """One ``op`` node: ``lead`` inputs (a stateless seed), then the run-time shape if any."""
+    dims, static = _shape_args(shape)
+    return call(op, lead + dims, {"shape": static, **attrs})
+
+
+def _normal(op, lead, shape, mean, stddev, dt, **gen):
+    """A normal draw; tensor or list parameters (only the run may know them, gradients may
+    reach them, lists broadcast against the draw) scale a standard one, as TensorFlow does."""
+    if isinstance(mean, _NUMBERS) and isinstance(stddev, _NUMBERS):
+        return _draw(op, lead, shape, dtype=dt, mean=float(mean), stddev=float(stddev), **gen)
+    m, s = convert_to_tensor(mean, dtype=dt), convert_to_tensor(stddev, dtype=dt)
+    return _draw(op, lead, shape, dtype=dt, mean=0.0, stddev=1.0, **gen) * s + m
+
+
+def _int_bound(v, dt, what):
+    """A Python int, or a scalar tensor of ``dt`` whose value only the run knows."""
+    if isinstance(v, (int, np.integer)):
+        return int(v)
+    t = convert_to_tensor(v, dtype=dt)  # TypeError for 5.5, as TensorFlow
+    if t.shape.rank not in (0, None):
+        raise InvalidArgumentError(f"random uniform: {what} must be 0-D, got shape {t.shape}.")
+    known = constant_value(t)
+    return t if known is None else int(known)
+
+
+def _uniform(op, lead, shape, minval, maxval, dt, **gen):
+    """A uniform draw in [minval, maxval) (the full range of ``dt`` when both are None)."""
+    if dt.is_integer:
+        if minval is None:
+            info = np.iinfo(dt._np)
+            return _draw(op, lead, shape, dtype=dt, minval=int(info.min), maxval=int(info.max) + 1, **gen)
+        lo, hi = _int_bound(minval, dt, "minval"), _int_bound(maxval, dt, "maxval")
+        if isinstance(lo, int) and isinstance(hi, int):
+            if lo >= hi:
+                raise InvalidArgumentError(f"Need minval < maxval, got {lo} >= {hi}")
+            return _draw(op, lead, shape, dtype=dt, minval=lo, maxval=hi, **gen)
+        # bounds known only at run time: minval + bits mod (maxval - minval), TensorFlow's kernel
+        assert_less(lo, hi, message="Need minval < maxval")
+        lo, hi = cast(lo, D.int64), cast(hi, D.int64)
+        bits = _draw(op, lead, shape, dtype=D.int64, minval=0, maxval=1 << 62, **gen)
+        return cast(floormod(bits, hi - lo) + lo, dt)
+    if isinstance(minval, _NUMBERS) and isinstance(maxval, _NUMBERS):
+        return _draw(op, lead, shape, dtype=dt, minval=float(minval), maxval=float(maxval), **gen)
+    lo, hi = convert_to_tensor(minval, dtype=dt), convert_to_tensor(maxval, dtype=dt)
+    return _draw(op, lead, shape, dtype=dt, minval=0.0, maxval=1.0, **gen) * (hi - lo) + lo
+
+
+def _check_int_bounds(dt, minval, maxval):
+    """TensorFlow's rule for integer stateless and Generator draws: both bounds or neither."""
+    if dt.is_integer and (minval is None) != (maxval is None):
+        raise ValueError(
+            f"For integer dtype {dt.name}, minval and maxval must be both `None` or both non-`None`; "
+            f"got minval={minval} and maxval={maxval}"
+        )
+
+
+# --- stateful ops ------------------------------------------------------------------------------
 
 
 def uniform(shape, minval=0, maxval=None, dtype=D.float32, seed=None, name=None):
     """Uniform values in [minval, maxval) (maxval defaults to 1 for floats)."""
     dt = D.as_dtype(dtype)
+    if dt not in _UNIFORM_DTYPES:
+        raise ValueError(
+            f"Argument `dtype` got invalid value {dt!r}. Accepted dtypes are "
+            "(tf.float16, tf.bfloat16, tf.float32, tf.float64, tf.int32, tf.int64)."
+        )
     if maxval is None:
         if dt.is_integer:
-            raise ValueError("random.uniform needs maxval for integer dtypes.")
+            raise ValueError(f"Must specify maxval for integer dtype {dt!r}")
         maxval = 1
-    tensors = _tensor_params(dt, minval, maxval)
-    if tensors is not None:
-        lo, hi = tensors
-        r = call(
-            uniform_op,
-            (),
-            {"shape": _shape_attr(shape), "dtype": dt, "minval": 0.0, "maxval": 1.0, "gen": stream(seed)},
-        )
-        return r * (hi - lo) + lo
-    lo, hi = _num(minval, "minval"), _num(maxval, "maxval")
-    if dt.is_integer and lo >= hi:
-        raise ValueError(f"random.uniform needs minval < maxval, got {lo} and {hi}.")
-    return call(
-        uniform_op, (), {"shape": _shape_attr(shape), "dtype": dt, "minval": lo, "maxval": hi, "gen": stream(seed)}
-    )
+    return _uniform(uniform_op, (), shape, minval, maxval, dt, gen=stream(seed, (uniform_op, dt)))
 
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=D.float32, seed=None, name=None):
     dt = D.as_dtype(dtype)
-    tensors = _tensor_params(dt, mean, stddev)
-    if tensors is not None:
-        r = call(
-            normal_op, (), {"shape": _shape_attr(shape), "dtype": dt, "mean": 0.0, "stddev": 1.0, "gen": stream(seed)}
-        )
-        return r * tensors[1] + tensors[0]
-    return call(
-        normal_op,
-        (),
-        {
-            "shape": _shape_attr(shape),
-            "dtype": dt,
-            "mean": _num(mean, "mean"),
-            "stddev": _num(stddev, "stddev"),
-            "gen": stream(seed),
-        },
-    )
+    return _normal(normal_op, (), shape, mean, stddev, dt, gen=stream(seed, (normal_op, dt)))
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=D.float32, seed=None, name=None):
     dt = D.as_dtype(dtype)
-    tensors = _tensor_params(dt, mean, stddev)
-    if tensors is not None:
-        attrs = {"shape": _shape_attr(shape), "dtype": dt, "mean": 0.0, "stddev": 1.0, "gen": stream(seed)}
-        return call(truncated_normal_op, (), attrs) * tensors[1] + tensors[0]
-    return call(
-        truncated_normal_op,
-        (),
-        {
-            "shape": _shape_attr(shape),
-            "dtype": dt,
-            "mean": _num(mean, "mean"),
-            "stddev": _num(stddev, "stddev"),
-            "gen": stream(seed),
-        },
-    )
+    return _normal(truncated_normal_op, (), shape, mean, stddev, dt, gen=stream(seed, (truncated_normal_op, dt)))
 
 
 def dropout(x, rate, noise_shape=None, seed=None, name=None):
@@ -162,7 +217,10 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
         raise ValueError(f"dropout rate must be in [0, 1), got {rate}.")
     if float(rate) == 0:
         return x
-    shape = x.shape.as_list() if noise_shape is None else list(noise_shape)
+    if noise_shape is not None:
+        shape = noise_shape
+    else:  # a shape known only at run time is read in the graph
+        shape = x.shape.as_list() if x.shape.is_fully_defined() else shape_of(x)
     keep = greater_equal(uniform(shape, dtype=x.dtype, seed=seed), float(rate))
     return x * cast(keep, x.dtype) * (1.0 / (1.0 - float(rate)))
 
@@ -174,61 +232,65 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     """``num_samples`` class indices per row of ``logits`` [batch, classes], drawn from
     softmax(logits)."""
     x = convert_to_tensor(logits)
-    n = int(num_samples.numpy() if hasattr(num_samples, "numpy") else num_samples)
     dt = D.int64 if dtype is None else D.as_dtype(dtype)
-    return call(categorical_op, (x,), {"num_samples": n, "dtype": dt, "gen": stream(seed)})
+    n = num_samples
+    if not isinstance(n, (int, np.integer)):
+        n = n if isinstance(n, Tensor) else convert_to_tensor(n, dtype=D.int32)  # TypeError for 2.0
+        known = constant_value(n)
+        n = n if known is None else int(known)
+    if isinstance(n, Tensor):  # only the run knows it: an input
+        inputs, n = (x, n), None
+    elif n < 0:
+        raise InvalidArgumentError(f"random.categorical: num_samples should be non-negative, got {n}.")
+    else:
+        inputs, n = (x,), int(n)
+    return call(categorical_op, inputs, {"num_samples": n, "dtype": dt, "gen": stream(seed, (categorical_op, dt))})
 
 
 def shuffle(value, seed=None, name=None):
-    """``value`` with its first axis randomly permuted."""
-    return call(shuffle_op, (convert_to_tensor(value),), {"gen": stream(seed)})
+    """``value`` with its first axis randomly permuted (a scalar comes back unchanged)."""
+    x = convert_to_tensor(value)
+    return call(shuffle_op, (x,), {"gen": stream(seed, (shuffle_op, x.dtype))})
 
 
 # --- stateless ---------------------------------------------------------------------------------
 
 
 def _seed_tensor(seed):
+    if isinstance(seed, np.ndarray) and seed.dtype.kind in "iu":
+        seed = seed.astype(np.int64)  # TensorFlow takes NumPy seeds of any integer width
     t = convert_to_tensor(seed)
-    if not t.dtype.is_integer:
-        raise TypeError(f"stateless random ops need an integer seed of shape [2], got dtype {t.dtype.name}.")
+    if t.dtype not in (D.int32, D.int64):
+        raise InvalidArgumentError(f"stateless random ops need an int32 or int64 seed, got dtype {t.dtype.name}.")
     if t.shape.rank is not None and t.shape.as_list() not in ([2], [None]):
-        raise ValueError(f"stateless random ops need a seed of shape [2], got shape {t.shape}.")
-    return t if t.dtype in (D.int32, D.int64) else cast(t, D.int64)
+        raise InvalidArgumentError(f"stateless random ops need a seed of shape [2], got shape {t.shape}.")
+    return t
 
 
 def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=D.float32, name=None, alg="auto_select"):
     """Uniform values in [minval, maxval) that depend on ``seed`` (shape [2]) alone: the same
-    seed gives the same values on every call, eagerly and in functions."""
+    seed gives the same values on every call, eagerly and in functions.  An integer dtype with
+    ``minval=maxval=None`` covers its whole range."""
     dt = D.as_dtype(dtype)
-    if maxval is None:
-        if dt.is_integer:
-            raise ValueError("stateless_uniform needs maxval for integer dtypes.")
+    if dt not in _UNIFORM_DTYPES + (D.uint32, D.uint64):
+        raise ValueError(
+            f"Argument `dtype` got invalid value {dt!r}. Accepted dtypes are (tf.float16, tf.bfloat16, "
+            "tf.float32, tf.float64, tf.int32, tf.int64, tf.uint32, tf.uint64)."
+        )
+    _check_int_bounds(dt, minval, maxval)
+    if dt.is_unsigned and minval is not None:
+        raise ValueError(
+            f"Argument `dtype` got invalid value {dt!r} when argument `minval` is not None. "
+            "Please don't use unsigned integers in this case."
+        )
+    if maxval is None and not dt.is_integer:
         maxval = 1
-    tensors = _tensor_params(dt, minval, maxval)
-    if tensors is not None:
-        lo, hi = tensors
-        attrs = {"shape": _shape_attr(shape), "dtype": dt, "minval": 0.0, "maxval": 1.0}
-        return call(stateless_uniform_op, (_seed_tensor(seed),), attrs) * (hi - lo) + lo
-    lo, hi = _num(minval, "minval"), _num(maxval, "maxval")
-    if dt.is_integer and lo >= hi:
-        raise ValueError(f"stateless_uniform needs minval < maxval, got {lo} and {hi}.")
-    attrs = {"shape": _shape_attr(shape), "dtype": dt, "minval": lo, "maxval": hi}
-    return call(stateless_uniform_op, (_seed_tensor(seed),), attrs)
+    return _uniform(stateless_uniform_op, (_seed_tensor(seed),), shape, minval, maxval, dt)
 
 
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=D.float32, name=None, alg="auto_select"):
     """Normal values that depend on ``seed`` (shape [2]) alone."""
-    tensors = _tensor_params(D.as_dtype(dtype), mean, stddev)
-    if tensors is not None:
-        attrs = {"shape": _shape_attr(shape), "dtype": D.as_dtype(dtype), "mean": 0.0, "stddev": 1.0}
-        return call(stateless_normal_op, (_seed_tensor(seed),), attrs) * tensors[1] + tensors[0]
-    attrs = {
-        "shape": _shape_attr(shape),
-        "dtype": D.as_dtype(dtype),
-        "mean": _num(mean, "mean"),
-        "stddev": _num(stddev, "stddev"),
-    }
-    return call(stateless_normal_op, (_seed_tensor(seed),), attrs)
+    return _normal(stateless_normal_op, (_seed_tensor(seed),), shape, mean, stddev, D.as_dtype(dtype))
 
 
 # --- Generator ---------------------------------------------------------------------------------
@@ -267,35 +329,34 @@ class Generator:
     def reset_from_seed(self, seed):
         """Restarts the sequence from ``seed`` (functions traced before see the restart too)."""
         self._seed = int(seed.numpy() if hasattr(seed, "numpy") else seed)
-        self._holder.seed = (self._seed, _GENERATOR_TAG)
-        self._holder._np = None
-        self._holder._cupy = None
+        self._holder.restart((self._seed, _GENERATOR_TAG))
 
     @property
     def seed(self):
         return self._seed
 
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=D.float32, name=None):
-        attrs = {"shape": _shape_attr(shape), "dtype": D.as_dtype(dtype), "mean": _num(mean, "mean")}
-        attrs.update(stddev=_num(stddev, "stddev"), gen=self._holder)
-        return call(normal_op, (), attrs)
+        return _normal(normal_op, (), shape, mean, stddev, D.as_dtype(dtype), gen=self._holder)
 
     def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=D.float32, name=None):
-        attrs = {"shape": _shape_attr(shape), "dtype": D.as_dtype(dtype), "mean": _num(mean, "mean")}
-        attrs.update(stddev=_num(stddev, "stddev"), gen=self._holder)
-        return call(truncated_normal_op, (), attrs)
+        return _normal(truncated_normal_op, (), shape, mean, stddev, D.as_dtype(dtype), gen=self._holder)
 
     def uniform(self, shape, minval=0, maxval=None, dtype=D.float32, name=None):
+        """Uniform values in [minval, maxval); an integer dtype with ``minval=maxval=None``
+        covers its whole range."""
         dt = D.as_dtype(dtype)
-        if maxval is None:
-            if dt.is_integer:
-                raise ValueError("Generator.uniform needs maxval for integer dtypes.")
+        _check_int_bounds(dt, minval, maxval)
+        if dt.is_integer:  # TensorFlow's kernels: full range for 32/64-bit, bounded for signed only
+            if dt not in _FULL_RANGE_INTS:
+                raise InvalidArgumentError(
+                    f"Value for attr 'dtype' of {dt.name} is not in the list of allowed values: "
+                    "int32, int64, uint32, uint64"
+                )
+            if dt.is_unsigned and minval is not None:
+                raise NotFoundError(f"Generator.uniform: no kernel for bounded {dt.name} draws.")
+        elif maxval is None:
             maxval = 1
-        lo, hi = _num(minval, "minval"), _num(maxval, "maxval")
-        if dt.is_integer and lo >= hi:
-            raise ValueError(f"Generator.uniform needs minval < maxval, got {lo} and {hi}.")
-        attrs = {"shape": _shape_attr(shape), "dtype": dt, "minval": lo, "maxval": hi, "gen": self._holder}
-        return call(uniform_op, (), attrs)
+        return _uniform(uniform_op, (), shape, minval, maxval, dt, gen=self._holder)
 
     def make_seeds(self, count=1):
         """``count`` seeds for the stateless ops: an int64 tensor of shape [2, count]."""

@@ -3,9 +3,10 @@
 ``stateless_random_normal`` (pure functions of a seed tensor).
 
 Each draw reads its stream from attr ``gen`` (a :class:`GeneratorHolder`); the seeding rules
-that hand out streams are in ``tfunc.api.random_ops``.  Random ops are stateful: never
-folded, merged, dropped or reordered.  On CuPy the numbers come from CuPy's generator (the
-same seeds give different numbers than on NumPy).
+that hand out streams are in ``tfunc.api.random_ops``.  The shape is attr ``shape``, or, when
+it is known only at run time, an int input (its static part in ``shape``).  Random ops are
+stateful: never folded, merged, dropped or reordered.  On CuPy the numbers come from CuPy's
+generator (the same seeds give different numbers than on NumPy).
 """
 
 from __future__ import annotations
@@ -21,19 +22,27 @@ from .registry import OpDef, register
 
 
 class GeneratorHolder:
-    """One random stream; identity-compared so CSE never merges two draws."""
+    """One random stream; identity-compared so CSE never merges two draws.  ``seed`` is None
+    (fresh entropy) or a tuple of ints."""
 
-    __slots__ = ("seed", "_np", "_cupy")
+    __slots__ = ("seed", "_np", "_cupy", "__weakref__")
 
     def __init__(self, seed):
         self.seed = seed
         self._np = None
         self._cupy = None
 
+    def restart(self, seed):
+        """Starts the sequence of ``seed`` again (generators are made on the next draw)."""
+        self.seed = seed
+        self._np = self._cupy = None
+
     def get(self, xp):
         if xp is np:
             if self._np is None:
-                self._np = np.random.Generator(np.random.PCG64(self.seed))
+                # SeedSequence takes non-negative ints only: a negative seed as its 64-bit pattern
+                seq = None if self.seed is None else [k % (1 << 64) if k < 0 else k for k in self.seed]
+                self._np = np.random.Generator(np.random.PCG64(seq))
             return self._np
         if self._cupy is None:
             self._cupy = xp.random.default_rng(abs(hash(self.seed)) % (2**63))
@@ -43,23 +52,46 @@ class GeneratorHolder:
         return f"<random stream seed={self.seed}>"
 
 
-def _uniform_impl(xp, shape, dtype, minval, maxval, gen):
+def _run_shape(dims, shape):
+    """The shape of a draw: attr ``shape``, or the values of the run-time shape input."""
+    if not dims:
+        return shape
+    d = dims[0]
+    shape = tuple(int(v) for v in (d.get() if hasattr(d, "get") else d).reshape(-1).tolist())
+    if any(v < 0 for v in shape):
+        raise InvalidArgumentError(f"random ops: every dimension must be >= 0, got shape {list(shape)}.")
+    return shape
+
+
+# Mantissa bits of the half types: their uniforms are k * 2**-bits, drawn as TensorFlow does
+# (random mantissa bits), so a [0, 1) draw never rounds up to 1 when cast to the half type.
+_MANTISSA_BITS = {D.float16: 10, D.bfloat16: 7}
+
+
+def _uniform_impl(xp, *dims, shape, dtype, minval, maxval, gen):
     rng = gen.get(xp)
+    shape = _run_shape(dims, shape)
     if dtype.is_integer:
         return rng.integers(minval, maxval, size=shape, dtype=dtype._np)
-    r = rng.random(size=shape, dtype=np.float64 if dtype is D.float64 else np.float32)
+    bits = _MANTISSA_BITS.get(dtype)
+    if bits is None:
+        r = rng.random(size=shape, dtype=np.float64 if dtype is D.float64 else np.float32)
+    else:
+        r = rng.integers(0, 1 << bits, size=shape, dtype=np.int32).astype(np.float32) * np.float32(2.0**-bits)
     r = r * (maxval - minval) + minval
     return r.astype(dtype._np, copy=False)
 
 
-def _normal_impl(xp, shape, dtype, mean, stddev, gen):
+def _normal_impl(xp, *dims, shape, dtype, mean, stddev, gen):
     rng = gen.get(xp)
+    shape = _run_shape(dims, shape)
     r = rng.standard_normal(size=shape, dtype=np.float64 if dtype is D.float64 else np.float32)
     return (r * stddev + mean).astype(dtype._np, copy=False)
 
 
-def _truncated_normal_impl(xp, shape, dtype, mean, stddev, gen):
+def _truncated_normal_impl(xp, *dims, shape, dtype, mean, stddev, gen):
     rng = gen.get(xp)
+    shape = _run_shape(dims, shape)
     ft = np.float64 if dtype is D.float64 else np.float32
     r = rng.standard_normal(size=shape, dtype=ft)
     bad = xp.abs(r) > 2
@@ -74,36 +106,42 @@ def _samples(kind):
         def g(i):  # one fresh stream per sample, so the reference can replay it
             return GeneratorHolder((1, i))
 
+        dims = (np.array([2, 3], np.int64),)  # a shape known only at run time
         if kind == "uniform":
             return [
                 S.Sample((), dict(gen=g(0), shape=(3, 4), dtype=D.float32, minval=0.0, maxval=1.0)),
                 S.Sample((), dict(gen=g(1), shape=(5,), dtype=D.int32, minval=0, maxval=10)),
                 S.Sample((), dict(gen=g(2), shape=(), dtype=D.float64, minval=-1.0, maxval=1.0)),
+                S.Sample((), dict(gen=g(3), shape=(6,), dtype=D.bfloat16, minval=0.0, maxval=1.0)),
+                S.Sample(dims, dict(gen=g(4), shape=(None, 3), dtype=D.float32, minval=0.0, maxval=1.0)),
             ]
         return [
             S.Sample((), dict(gen=g(0), shape=(3, 4), dtype=D.float32, mean=0.0, stddev=1.0)),
             S.Sample((), dict(gen=g(1), shape=(0,), dtype=D.float64, mean=1.0, stddev=2.0)),
+            S.Sample(dims, dict(gen=g(2), shape=None, dtype=D.float32, mean=0.0, stddev=1.0)),
         ]
 
     return samples
 
 
-def _uniform_ref(shape, dtype, minval, maxval, gen):
-    return _uniform_impl(np, shape, dtype, minval, maxval, GeneratorHolder(gen.seed))
+def _ref(impl):
+    """The reference of a stateful draw: ``impl`` on a fresh stream of the same seed."""
+    return lambda *dims, gen, **attrs: impl(np, *dims, gen=GeneratorHolder(gen.seed), **attrs)
 
 
-def _normal_ref(shape, dtype, mean, stddev, gen):
-    return _normal_impl(np, shape, dtype, mean, stddev, GeneratorHolder(gen.seed))
-
-
-def _tnormal_ref(shape, dtype, mean, stddev, gen):
-    return _truncated_normal_impl(np, shape, dtype, mean, stddev, GeneratorHolder(gen.seed))
+def _check_dims(name, dims):
+    """The run-time shape input (if any) is an int vector."""
+    if dims:
+        check_dtype(name, dims[0], {D.int32, D.int64}, "shape")
+        if dims[0].shape is not None and len(dims[0].shape) != 1:
+            raise InvalidArgumentError(f"{name}: shape must be a vector, got a tensor of shape {dims[0].shape}.")
 
 
 def _infer_for(name, allowed):
     def infer(specs, attrs):
         dt = attrs["dtype"]
         check_dtype(name, Spec((), dt), allowed, "dtype")
+        _check_dims(name, specs)
         return (Spec(attrs["shape"], dt),)
 
     return infer
@@ -117,7 +155,7 @@ uniform_op = register(
         impl=_uniform_impl,
         random=True,
         stateful=True,
-        ref=_uniform_ref,
+        ref=_ref(_uniform_impl),
         samples=_samples("uniform"),
     )
 )
@@ -129,7 +167,7 @@ normal_op = register(
         impl=_normal_impl,
         random=True,
         stateful=True,
-        ref=_normal_ref,
+        ref=_ref(_normal_impl),
         samples=_samples("normal"),
     )
 )
@@ -141,7 +179,7 @@ truncated_normal_op = register(
         impl=_truncated_normal_impl,
         random=True,
         stateful=True,
-        ref=_tnormal_ref,
+        ref=_ref(_truncated_normal_impl),
         samples=_samples("normal"),
     )
 )
@@ -151,19 +189,28 @@ truncated_normal_op = register(
 
 
 def _categorical_infer(specs, attrs):
+    """Inputs: logits, then num_samples when it is known only at run time (attr None)."""
     logits = specs[0]
     check_dtype("random.categorical", logits, FLOATS, "logits")
     check_dtype("random.categorical", Spec((), attrs["dtype"]), {D.int32, D.int64}, "dtype")
     if logits.shape is not None and len(logits.shape) != 2:
         raise InvalidArgumentError(f"random.categorical: logits must be 2-D [batch, classes], got {logits.shape}.")
+    if len(specs) > 1:
+        check_dtype("random.categorical", specs[1], {D.int32, D.int64}, "num_samples")
+        if specs[1].shape is not None and len(specs[1].shape) != 0:
+            raise InvalidArgumentError(f"random.categorical: num_samples must be a scalar, got {specs[1].shape}.")
     batch = None if logits.shape is None else logits.shape[0]
     return (Spec((batch, attrs["num_samples"]), attrs["dtype"]),)
 
 
-def _categorical_impl(xp, logits, num_samples, dtype, gen):
+def _categorical_impl(xp, logits, *n, num_samples, dtype, gen):
     """Gumbel-max sampling: argmax(logits + G) with G = -log(-log(U)) is distributed as
     softmax(logits), one draw per (row, sample)."""
     rng = gen.get(xp)
+    if n:  # known only at run time
+        num_samples = int(n[0].get() if hasattr(n[0], "get") else n[0])
+        if num_samples < 0:
+            raise InvalidArgumentError(f"random.categorical: num_samples should be non-negative, got {num_samples}.")
     ft = np.float64 if logits.dtype == np.float64 else np.float32
     batch, classes = logits.shape
     if batch == 0 or num_samples == 0:
@@ -177,10 +224,6 @@ def _categorical_impl(xp, logits, num_samples, dtype, gen):
     return xp.argmax(z, axis=-1).astype(dtype._np)
 
 
-def _categorical_ref(logits, num_samples, dtype, gen):
-    return _categorical_impl(np, logits, num_samples, dtype, GeneratorHolder(gen.seed))
-
-
 categorical_op = register(
     OpDef(
         name="random_categorical",
@@ -189,7 +232,7 @@ categorical_op = register(
         impl=_categorical_impl,
         random=True,
         stateful=True,
-        ref=_categorical_ref,
+        ref=_ref(_categorical_impl),
         samples=lambda rng: [
             S.Sample(
                 (np.log(np.array([[0.5, 0.5, 0.0], [0.1, 0.2, 0.7]], np.float32) + 1e-30),),
@@ -201,6 +244,10 @@ categorical_op = register(
             S.Sample(
                 (np.zeros((0, 3), np.float32),), {"num_samples": 3, "dtype": D.int64, "gen": GeneratorHolder((3, 2))}
             ),
+            S.Sample(
+                (S.draw(rng, (2, 3), D.float32), np.array(4, np.int32)),
+                {"num_samples": None, "dtype": D.int64, "gen": GeneratorHolder((3, 3))},
+            ),
         ],
     )
 )
@@ -208,17 +255,15 @@ categorical_op = register(
 
 def _shuffle_infer(specs, attrs):
     s = specs[0]
-    if s.rank == 0:
-        raise InvalidArgumentError("random.shuffle: value must have rank >= 1, got a scalar.")
     return (Spec(s.shape, s.dtype),)
 
 
 def _shuffle_impl(xp, value, gen):
-    """A random permutation of the first axis (uniform: argsort of independent uniforms)."""
-    n = value.shape[0]
-    if n <= 1:
+    """A random permutation of the first axis (uniform: argsort of independent uniforms); a
+    scalar comes back as it is, as in TensorFlow."""
+    if value.ndim == 0 or value.shape[0] <= 1:
         return value.copy()
-    order = xp.argsort(gen.get(xp).random(size=(n,)))
+    order = xp.argsort(gen.get(xp).random(size=(value.shape[0],)))
     return value[order]
 
 
@@ -235,6 +280,7 @@ shuffle_op = register(
             S.Sample((np.arange(10, dtype=np.int32),), {"gen": GeneratorHolder((4, 0))}),
             S.Sample((S.draw(rng, (5, 3), D.float32),), {"gen": GeneratorHolder((4, 1))}),
             S.Sample((S.draw(rng, (1, 2), D.float32),), {"gen": GeneratorHolder((4, 2))}),
+            S.Sample((np.array(3, np.int32),), {"gen": GeneratorHolder((4, 3))}),
         ],
     )
 )
@@ -244,12 +290,15 @@ shuffle_op = register(
 
 
 def _stateless_infer(name, allowed):
+    """Inputs: the seed, then the shape when it is known only at run time."""
+
     def infer(specs, attrs):
         seed = specs[0]
         check_dtype(name, seed, {D.int32, D.int64}, "seed")
         if seed.shape is not None and (len(seed.shape) != 1 or seed.shape[0] not in (2, None)):
             raise InvalidArgumentError(f"{name}: seed must have shape [2], got {seed.shape}.")
         check_dtype(name, Spec((), attrs["dtype"]), allowed, "dtype")
+        _check_dims(name, specs[1:])
         return (Spec(attrs["shape"], attrs["dtype"]),)
 
     return infer
@@ -263,18 +312,18 @@ def _seeded(seed):
     return np.random.Generator(np.random.PCG64([s[0] & 0xFFFFFFFFFFFFFFFF, s[1] & 0xFFFFFFFFFFFFFFFF]))
 
 
-def _stateless_uniform_impl(xp, seed, shape, dtype, minval, maxval):
+def _stateless_uniform_impl(xp, seed, *dims, shape, dtype, minval, maxval):
     """Drawn on the host from the seed alone, then moved to ``xp``: the same seed gives the same
     numbers on NumPy and CuPy, in eager code and in every trace."""
     holder = GeneratorHolder(None)
     holder._np = _seeded(seed)
-    return xp.asarray(_uniform_impl(np, shape, dtype, minval, maxval, holder))
+    return xp.asarray(_uniform_impl(np, *dims, shape=shape, dtype=dtype, minval=minval, maxval=maxval, gen=holder))
 
 
-def _stateless_normal_impl(xp, seed, shape, dtype, mean, stddev):
+def _stateless_normal_impl(xp, seed, *dims, shape, dtype, mean, stddev):
     holder = GeneratorHolder(None)
     holder._np = _seeded(seed)
-    return xp.asarray(_normal_impl(np, shape, dtype, mean, stddev, holder))
+    return xp.asarray(_normal_impl(np, *dims, shape=shape, dtype=dtype, mean=mean, stddev=stddev, gen=holder))
 
 
 def _stateless_samples(kind):
@@ -285,10 +334,16 @@ def _stateless_samples(kind):
                 S.Sample((seeds[0],), dict(shape=(3, 4), dtype=D.float32, minval=0.0, maxval=1.0)),
                 S.Sample((seeds[1],), dict(shape=(5,), dtype=D.int32, minval=-3, maxval=9)),
                 S.Sample((seeds[0],), dict(shape=(), dtype=D.float64, minval=2.0, maxval=3.0)),
+                S.Sample((seeds[0],), dict(shape=(4,), dtype=D.float16, minval=0.0, maxval=1.0)),
+                # the full range of an unsigned type (minval=maxval=None)
+                S.Sample((seeds[1],), dict(shape=(3,), dtype=D.uint64, minval=0, maxval=1 << 64)),
             ]
         return [
             S.Sample((seeds[0],), dict(shape=(3, 4), dtype=D.float32, mean=0.0, stddev=1.0)),
             S.Sample((seeds[1],), dict(shape=(0, 2), dtype=D.float64, mean=1.0, stddev=2.0)),
+            S.Sample(
+                (seeds[0], np.array([3, 1], np.int32)), dict(shape=(None, None), dtype=D.float32, mean=0.0, stddev=1.0)
+            ),
         ]
 
     return samples
@@ -300,7 +355,7 @@ stateless_uniform_op = register(
         kind="other",
         infer=_stateless_infer("random.stateless_uniform", FLOATS | INTS),
         impl=_stateless_uniform_impl,
-        ref=lambda seed, **a: _stateless_uniform_impl(np, seed, **a),
+        ref=lambda seed, *dims, **a: _stateless_uniform_impl(np, seed, *dims, **a),
         samples=_stateless_samples("uniform"),
         host_sync=True,
     )
@@ -311,7 +366,7 @@ stateless_normal_op = register(
         kind="other",
         infer=_stateless_infer("random.stateless_normal", FLOATS),
         impl=_stateless_normal_impl,
-        ref=lambda seed, **a: _stateless_normal_impl(np, seed, **a),
+        ref=lambda seed, *dims, **a: _stateless_normal_impl(np, seed, *dims, **a),
         samples=_stateless_samples("normal"),
         host_sync=True,
     )
