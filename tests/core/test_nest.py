@@ -26,15 +26,16 @@ def test_lists_tuples_and_namedtuples_are_structure_other_objects_are_leaves():
 
 def test_same_structure_checks_types_unless_told_not_to():
     nest.assert_same_structure([1, (2, 3)], [4, (5, 6)])
-    with pytest.raises(ValueError, match="same nested structure"):
+    with pytest.raises(TypeError, match="same nested structure"):  # TensorFlow: a TypeError
         nest.assert_same_structure([1, 2], (1, 2))
     nest.assert_same_structure([1, 2], (1, 2), check_types=False)
     with pytest.raises(ValueError):
-        nest.assert_same_structure({"a": 1}, {"b": 1}, check_types=False)
+        nest.assert_same_structure({"a": 1}, {"b": 1})
+    nest.assert_same_structure({"a": 1}, {"b": 1}, check_types=False)  # keys are checked with the types
 
 
 def test_pack_sequence_as_counts_leaves():
-    with pytest.raises(ValueError, match="2 leaves but flat_sequence had 3"):
+    with pytest.raises(ValueError, match="2 atoms, but flat_sequence had 3 items"):
         nest.pack_sequence_as([1, 2], [1, 2, 3])
 
 
@@ -55,6 +56,15 @@ def test_composites_expand_only_when_asked():
     other = tf.TensorArray(tf.float32, size=3)
     assert nest.same_skeleton([ta, 1], [other, 2])  # which instance sits there does not matter
     assert not nest.same_skeleton([ta, 1], [other, [2]])
+
+
+def test_ordered_dicts_keep_their_specs_consistent():
+    d = collections.OrderedDict([("b", [1]), ("a", 2)])
+    leaves, spec = nest.flatten_with_spec(d)
+    assert leaves == [2, 1]  # TensorFlow's sorted key order
+    rebuilt = nest.unflatten(spec, [20, 10])
+    assert type(rebuilt) is collections.OrderedDict and list(rebuilt.items()) == [("b", [10]), ("a", 20)]
+    assert nest.flatten_up_to(collections.OrderedDict(b=0, a=0), d) == [2, [1]]
 
 
 def test_public_namespace_is_this_module():

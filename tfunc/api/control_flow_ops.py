@@ -95,6 +95,7 @@ def trace_branches(true_fn, false_fn):
     # A branch reads a variable it has not written yet as the value the variable has when the
     # cond starts: a read before the cond, captured (so gradients reach the variable).
     tg.hoist_variable_reads = fg.hoist_variable_reads = True
+    tg.control_flow_body = fg.control_flow_body = True
     with tg.as_default():
         t_out = true_fn()
     with fg.as_default():
@@ -150,14 +151,22 @@ def _record(op, inputs, outputs, attrs):
         record_operation(op, tuple(inputs), tuple(outputs), attrs)
 
 
+def _assert_loop_structure(loop_vars, out):
+    """The body returns the loop variables' structure (as TensorFlow: a list of loop variables may
+    come back as a tuple; inside, types must match: dict keys, namedtuples)."""
+    if isinstance(loop_vars, (list, tuple)) and isinstance(out, (list, tuple)) and type(loop_vars) in (list, tuple):
+        loop_vars, out = list(loop_vars), list(out)
+    nest.assert_same_structure(loop_vars, out, expand_composites=True)
+
+
 def build_cond(pred, true_fn, false_fn, name="cond", expr_repr=None):
     """Stages ``true_fn() if pred else false_fn()``; both return matching structures.
     ``expr_repr``: the name a dtype mismatch error gives the values (a conditional
     expression's test, as TensorFlow's AutoGraph names it)."""
     tg, fg, t_out, f_out = trace_branches(true_fn, false_fn)
     try:
-        nest.assert_same_structure(t_out, f_out, check_types=False)
-    except ValueError:
+        nest.assert_same_structure(t_out, f_out)  # types too: dict keys, list vs tuple (TensorFlow's check)
+    except (ValueError, TypeError):
         raise ValueError(
             f"true_fn and false_fn of a tensor-dependent condition must return the same "
             f"structure, got {t_out!r} and {f_out!r}."
@@ -247,6 +256,7 @@ def build_while(
         bg = FuncGraph(_graph_name(g, "body"), outer=g)
         for sub in (cg, bg):
             sub.hoist_variable_reads = hoist
+            sub.control_flow_body = True
             sub.written_variables = set(written)
         with cg.as_default():
             c_in = [cg.placeholder(s, name=n) for s, n in zip(specs, names)]
@@ -407,7 +417,7 @@ def while_loop(
         while (maximum_iterations is None or i < maximum_iterations) and bool(cond(*args(vs))):
             out = normalize(body(*args(vs)))
             try:
-                nest.assert_same_structure(loop_vars, out, check_types=False, expand_composites=True)
+                _assert_loop_structure(loop_vars, out)
             except (ValueError, TypeError) as e:
                 raise ValueError(f"The loop body must return the structure of loop_vars: {e}") from None
             vs = _eager_loop_values(out)
@@ -423,7 +433,7 @@ def while_loop(
     def b(*vs):
         out = normalize(body(*args(nest.pack_sequence_as(loop_vars, list(vs), expand_composites=True))))
         try:
-            nest.assert_same_structure(loop_vars, out, check_types=False, expand_composites=True)
+            _assert_loop_structure(loop_vars, out)
         except (ValueError, TypeError) as e:
             raise ValueError(f"The loop body must return the structure of loop_vars: {e}") from None
         shapes[0] = out  # the body's structure (a TensorArray's refined element shape)

@@ -618,7 +618,7 @@ def _check_same_types(state, new_state):
     old, new = _spec_of(state), _spec_of(new_state)
     try:
         nest.assert_same_structure(old, new)
-    except ValueError:
+    except (ValueError, TypeError):
         raise TypeError(
             f"The structure of the new state must match the initial state. Expected {old!r}; got {new!r}."
         ) from None
@@ -827,7 +827,7 @@ def _common_spec(a, b):
     error = TypeError(f"Incompatible dataset elements:\n  {a!r} vs.\n  {b!r}")
     try:
         nest.assert_same_structure(a, b)
-    except ValueError:
+    except (ValueError, TypeError):
         raise error from None
     if any(x.dtype is not y.dtype for x, y in zip(nest.flatten(a), nest.flatten(b))):
         raise error
