@@ -116,3 +116,31 @@ def test_a_branch_reads_a_write_made_earlier_in_it(how):
         return y
 
     assert float(f(tf.constant(1.0))) == 2.0
+
+
+def test_reads_after_writes_in_branches_and_loops_reach_the_variable():
+    # TensorFlow 2.21's values: a read inside a branch or loop body after a write there is a read
+    # of the variable for a tape outside (tfunc gave the other branch's 0, or None)
+    x = tf.Variable(1.0)
+
+    @tf.function
+    def f(p):
+        with tf.GradientTape() as tape:
+            y = tf.cond(p, lambda: (x.assign(3.0), x * x)[1], lambda: x * 2.0)
+        return y, tape.gradient(y, x)
+
+    y, g = f(tf.constant(True))
+    assert float(y) == 9.0 and float(g) == 6.0
+    v, w = tf.Variable(1.0), tf.Variable(2.0)
+
+    @tf.function
+    def loop():
+        with tf.GradientTape() as tape:
+            s = 0.0
+            for _ in tf.range(3):
+                s += v * w  # reads v = 1, 2, 3
+                v.assign_add(1.0)
+        return s, tape.gradient(s, [v, w])
+
+    s, (gv, gw) = loop()
+    assert float(s) == 12.0 and float(gv) == 6.0

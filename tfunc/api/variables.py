@@ -202,6 +202,12 @@ class Variable:
                 return g.capture(outside)
             g.variables[self._unique_id] = self
             t = call(state_ops.read_variable_op, (), {"var": self})
+            if g.control_flow_body and self._dtype.is_floating:
+                # read after a write in a cond branch or loop body: its gradient goes to a read
+                # outside, a captured input of the cond or loop, where tapes outside see it
+                with g.outer.as_default():
+                    outside = self.read_value()
+                t = call(state_ops.read_in_body_op, (t, g.capture(outside)))
             if ctx.tapes and ctx.recording:
                 record_variable_read(self, t)
             return t

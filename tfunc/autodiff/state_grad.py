@@ -1,8 +1,14 @@
 """Variable ops: a read's gradient flows to the variable through the tape's read
-tracking (``GradientTape._variable_read``); the ops themselves pass none."""
+tracking (``GradientTape._variable_read``); the ops themselves pass none, except a read in
+a cond branch or loop body, which passes it to its captured read from outside."""
 
 from __future__ import annotations
 
-from .registry import no_gradient
+from .registry import no_gradient, register_gradient
 
 no_gradient("read_variable", "assign_variable", "assign_add_variable", "assign_sub_variable", "initialize_variable")
+
+
+@register_gradient("read_in_body")
+def _read_in_body_grad(op, dy):
+    return [None, dy]

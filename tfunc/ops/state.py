@@ -51,6 +51,18 @@ read_variable_op = register(
         stateful=True,
     )
 )
+# A read of a variable inside a cond branch or loop body that cannot be a value captured from
+# outside (the branch or loop writes the variable first): its value is the inner read, its
+# gradient goes to a read outside, captured, so gradients through the cond or loop reach the
+# variable (TensorFlow's reads go through the captured resource handle).
+read_in_body_op = register(
+    OpDef(
+        name="read_in_body",
+        kind="state",
+        infer=lambda specs, attrs: (specs[0],),
+        impl=lambda xp, value, outside: value,
+    )
+)
 assign_variable_op = register(
     OpDef(
         name="assign_variable",

@@ -94,6 +94,7 @@ class FuncGraph:
         self._scalar_literals: dict = {}  # (type, value, dtype) -> that eager tensor: one Const node each
         self.argument_variables: dict = {}  # alias -> the Variable standing for a Variable argument
         self.hoist_variable_reads = False  # a cond branch: reads before writes come from outside
+        self.control_flow_body = False  # a cond branch or loop body: gradients of its reads leave it
         self.written_variables: set = set()  # ids of the variables this graph writes
         self.hoisted_variables: set = set()  # ids of the variables whose reads came from outside
         self.writes_unknown = False  # staged a py_function: any variable may have been written
