@@ -20,4 +20,6 @@ COVERED_ELSEWHERE = {
     "tensor_array_grad_dense": "tests/api/test_tensor_array.py",
     "function_call": "tests/autodiff/test_function_gradients.py",
     "custom_gradient": "tests/autodiff/test_custom_gradient.py",
+    "stash": "tests/autodiff/test_control_flow_stash.py",
+    "unstash": "tests/autodiff/test_control_flow_stash.py",
 }

@@ -51,6 +51,30 @@ loop_stack_read_op = register(
     )
 )
 
+# The values of a branch's or loop body's random draws, variable reads and assignments, kept by
+# the forward run (an extra output of the cond, or per iteration on the loop's stack) so that the
+# gradient, which runs the sub-graph again under a tape, uses them instead of drawing new random
+# numbers, reading variables changed since or assigning again (see autodiff.control_flow_grad).
+stash_op = register(
+    OpDef(
+        name="stash",
+        kind="other",
+        infer=lambda specs, attrs: (VARIANT,),
+        pure=False,
+        impl=lambda xp, *values: tuple(values),
+    )
+)
+unstash_op = register(
+    OpDef(
+        name="unstash",
+        kind="other",
+        infer=lambda specs, attrs: tuple(attrs["specs"]),
+        pure=False,
+        num_outputs=-1,
+        impl=lambda xp, stash, specs: tuple(stash),
+    )
+)
+
 # Recorded on gradient tapes only (never a graph node): its attrs carry the forward/backward split.
 function_call_op = register(
     OpDef(name="function_call", kind="other", infer=lambda specs, attrs: (), impl=_no_kernel, pure=False)

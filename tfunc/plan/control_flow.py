@@ -62,6 +62,9 @@ def _lower_while(node, em):
         if accumulate:
             em.emit(f"{stack}.append(({', '.join(loop)},))")
         b_outs = em.emit_graph(node.attrs["body_graph"], loop + caps)
+        if node.attrs.get("stash"):  # the body's last output: its stash, kept with the iteration's values
+            em.emit(f"{stack}[-1] += ({b_outs[n]},)")
+            b_outs = b_outs[:n]
         if b_outs:
             em.emit(f"{', '.join(loop)}, = {', '.join(b_outs)},")
         if limit is not None:

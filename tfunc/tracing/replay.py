@@ -19,6 +19,7 @@ from ..core.context import ctx, record_operation
 from ..eager.dispatch import call
 from ..eager.tensor import EagerTensor
 from ..graph.interpreter import Interpreter
+from ..ops.registry import REGISTRY
 
 _SUFFIX = re.compile(r"_\d+$")
 
@@ -36,9 +37,20 @@ class Replay(Interpreter):
     ``variable_read(var)`` (optional) supplies the value of a variable read; by default the
     variable's own ``read_value`` (which tapes watch) is used."""
 
-    def __init__(self, variable_read=None, variables=None):
+    def __init__(self, variable_read=None, variables=None, given=None):
         self.variable_read = variable_read
         self.variables = variables or {}  # id(variable in the graph) -> variable to use instead
+        # for a gradient's recomputation: node id -> the values the forward run gave (stashed
+        # random draws, reads, assignments); side effects without outputs are not run again
+        self.given = given
+
+    def run_node(self, node, args) -> tuple:
+        if self.given is not None:
+            if node.id in self.given:
+                return self.given[node.id]
+            if not node.outputs and node.op != "const" and _side_effect(node):
+                return ()
+        return super().run_node(node, args)
 
     def const(self, node):
         value, dtype = node.attrs["value"], node.attrs["dtype"]
@@ -80,16 +92,22 @@ class Replay(Interpreter):
             vs, caps, i = list(args[:n]), list(args[n:]), 0
             limit = node.attrs.get("maximum_iterations")
             while (limit is None or i < limit) and bool(self.run(node.attrs["cond_graph"], vs + caps)[0]):
-                vs = self.run(node.attrs["body_graph"], vs + caps)
+                vs = self.run(node.attrs["body_graph"], vs + caps)[:n]  # (not a stash)
                 i += 1
             return tuple(vs)
         raise TypeError(f"{node.op} nodes can only be replayed while tracing.")
 
 
-def replay(ir, inputs, variable_read=None, variables=None):
+def replay(ir, inputs, variable_read=None, variables=None, given=None):
     """Outputs of graph ``ir`` computed from ``inputs`` (one per placeholder), as op calls;
-    ``variables`` maps id(a variable of the graph) to the variable to use instead."""
-    return Replay(variable_read, variables).run(ir, inputs)
+    ``variables`` maps id(a variable of the graph) to the variable to use instead; ``given``
+    (a gradient's recomputation) maps node ids to the values their forward run gave."""
+    return Replay(variable_read, variables, given).run(ir, inputs)
+
+
+def _side_effect(node) -> bool:
+    op = REGISTRY[node.op]
+    return bool(op.stateful or op.writes or node.meta.get("stateful"))
 
 
 def substitute_variables(attrs, variables) -> dict:
