@@ -139,3 +139,38 @@ def test_a_tape_outside_the_function_sees_the_same_draws():
         s = f(x, tf.constant(True))
     np.testing.assert_array_equal(tape.gradient(s, x).numpy(), s.numpy())
     assert float(count) == 1.0
+
+
+def test_nested_conditionals_and_loops_keep_their_draws():
+    @tf.function
+    def cond_in_loop(x, training):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            s = tf.zeros_like(x)
+            for _ in tf.range(2):
+                s += tf.cond(training, lambda: tf.nn.dropout(x, 0.5), lambda: x)
+        return s, tape.gradient(s, x)
+
+    @tf.function
+    def cond_in_cond(x, training):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            inner = lambda: tf.cond(x[0] > 0, lambda: tf.nn.dropout(x, 0.5), lambda: x)  # noqa: E731
+            y = tf.cond(training, inner, lambda: x)
+        return y, tape.gradient(y, x)
+
+    @tf.function
+    def loop_in_loop(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            s = tf.zeros_like(x)
+            for _ in tf.range(2):
+                for _ in tf.range(2):
+                    s += tf.nn.dropout(x, 0.5)
+        return s, tape.gradient(s, x)
+
+    on, x = tf.constant(True), tf.ones([200])
+    for f, args in ((cond_in_loop, (x, on)), (cond_in_cond, (x, on)), (loop_in_loop, (x,))):
+        y, g = f(*args)
+        np.testing.assert_array_equal(g.numpy(), y.numpy())
+        assert len(np.unique(y.numpy())) > 1

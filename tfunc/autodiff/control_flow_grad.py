@@ -6,7 +6,7 @@ from ..api.control_flow_ops import build_cond, build_while
 from ..eager.dispatch import call
 from ..ops.control_flow import VARIANT, loop_stack_read_op, loop_stack_size_op, unstash_op
 from ..ops.registry import REGISTRY
-from ..tracing.replay import replay
+from ..tracing.replay import GivenControl, replay
 from ..tracing.symbolic import SymbolicTensor
 from .registry import no_gradient, register_gradient
 from .tape import GradientTape
@@ -48,29 +48,90 @@ def _stashed(node) -> bool:
     return op.kind != "control" and (op.random or op.writes == "var" or node.op == "read_variable")
 
 
+def _keeps(ir) -> bool:
+    """Whether a sub-graph, or one nested in it, has values to keep."""
+    for n in ir.nodes():
+        if _stashed(n) or n.op in ("cond", "while_loop") and any(_keeps(g) for g in _subgraphs(n)):
+            return True
+    return False
+
+
+def _subgraphs(node):
+    keys = ("true_graph", "false_graph") if node.op == "cond" else ("cond_graph", "body_graph")
+    return [node.attrs[k] for k in keys]
+
+
 def with_stash(ir):
-    """``(ir with one more output, a stash of its kept values, entries)``: entries are
-    ``(node id, output specs)`` in the stash's order (none: a stash of nothing)."""
-    entries = tuple((n.id, tuple(n.outputs)) for n in ir.nodes() if _stashed(n))
+    """``(copy of ir with one more output, a stash of its kept values, entries)``; entries are
+    ``(node id, output specs, kind)`` in the stash's order. A nested cond or loop with values
+    to keep is made to output its own stash, kept whole (kind: ``("cond", its stash entries)``
+    or ``("while", its body's)``; None for a plain node)."""
     new = ir.copy()
-    refs = [(nid, k) for nid, specs in entries for k in range(len(specs))]
+    entries = []
+    for n in new.nodes():
+        if _stashed(n):
+            entries.append((n.id, tuple(n.outputs), None))
+        elif n.op == "cond" and any(_keeps(g) for g in _subgraphs(n)):
+            _stash_cond_node(n)
+            entries.append((n.id, tuple(n.outputs), ("cond", n.attrs["stash"])))
+        elif n.op == "while_loop" and _keeps(n.attrs["body_graph"]):
+            _accumulate(n)
+            entries.append((n.id, tuple(n.outputs), ("while", n.attrs.get("stash"))))
+    refs = [(nid, k) for nid, specs, _ in entries for k in range(len(specs))]
     stash = new.add_node("stash", refs, {}, (VARIANT,), name="stash")
     new.outputs = list(new.outputs) + [(stash.id, 0)]
-    return new, entries
+    return new, tuple(entries)
 
 
 def unstash(stash, entries) -> dict:
-    """The forward values of a stash as ``Replay``'s ``given``: node id -> output tensors."""
-    specs = [spec for _, out in entries for spec in out]
+    """The forward values of a stash as ``Replay``'s ``given``: node id -> output tensors (for
+    a nested cond or loop, a :class:`GivenControl` with its own stash for its gradient)."""
+    specs = [spec for _, out, _ in entries for spec in out]
     if not specs:
         return {}
     values = call(unstash_op, (stash,), {"specs": tuple(specs)})
     values = list(values) if isinstance(values, (list, tuple)) else [values]
     given, k = {}, 0
-    for nid, out in entries:
-        given[nid] = tuple(values[k : k + len(out)])
+    for nid, out, kind in entries:
+        got = tuple(values[k : k + len(out)])
         k += len(out)
+        if kind is None:
+            given[nid] = got
+        elif kind[0] == "cond":  # its last output: its branches' stash
+            given[nid] = GivenControl(got[:-1], {"forward_stash": got[-1], "stash": kind[1]})
+        else:  # a loop's last output: the stack of its iterations
+            given[nid] = GivenControl(got[:-1], {"forward_stack": got[-1], "stash": kind[1]})
     return given
+
+
+def _stash_cond_node(node) -> None:
+    """Makes a cond node output its branches' stash (once)."""
+    if "stash" in node.attrs:
+        return
+    tg, t_entries = with_stash(node.attrs["true_graph"])
+    fg, f_entries = with_stash(node.attrs["false_graph"])
+    if not t_entries and not f_entries:
+        node.attrs = dict(node.attrs, stash=None)
+        return
+    node.attrs = dict(
+        node.attrs,
+        true_graph=tg,
+        false_graph=fg,
+        stash=(t_entries, f_entries, len(node.outputs)),
+        out_specs=tuple(node.attrs["out_specs"]) + (VARIANT,),
+    )
+    node.outputs = tuple(node.outputs) + (VARIANT,)
+
+
+def _accumulate(node) -> None:
+    """Makes a loop node keep each iteration's values, and its body's stash, on a stack (its
+    last output; once)."""
+    if node.attrs.get("accumulate"):
+        return
+    body, entries = with_stash(node.attrs["body_graph"])
+    kept = {"body_graph": body, "stash": entries} if entries else {}
+    node.attrs = dict(node.attrs, accumulate=True, out_specs=tuple(node.attrs["out_specs"]) + (VARIANT,), **kept)
+    node.outputs = tuple(node.outputs) + (VARIANT,)
 
 
 def subgraph_vjp(graph, inputs, wrt, output_grads, infos=None, given=None):
@@ -94,32 +155,25 @@ def subgraph_vjp(graph, inputs, wrt, output_grads, infos=None, given=None):
 
 
 def _cond_stash(op):
-    """The forward cond node made to output its branch's stash (once): ``(true entries, false
-    entries, stash tensor)``, or None when neither branch has values to keep."""
-    out0 = op.outputs[0] if op.outputs else None
-    if not isinstance(out0, SymbolicTensor):
+    """``(true entries, false entries, stash tensor)`` of the forward cond (made to output its
+    branches' stash once), or None when neither branch has values to keep."""
+    if "forward_stash" in op.attrs:  # a nested cond recomputed by an outer gradient: its forward stash
+        node_attrs = op.attrs
+        stash = op.attrs["forward_stash"]
+    else:
+        out0 = op.outputs[0] if op.outputs else None
+        if not isinstance(out0, SymbolicTensor):
+            return None
+        node = out0.graph.ir.node(out0.node)
+        _stash_cond_node(node)
+        node_attrs = node.attrs
+        if node_attrs["stash"] is None:
+            return None
+        stash = SymbolicTensor(out0.graph, node.id, node_attrs["stash"][2], VARIANT)
+    if node_attrs.get("stash") is None:
         return None
-    graph = out0.graph
-    node = graph.ir.node(out0.node)
-    if "stash" not in node.attrs:
-        tg, t_entries = with_stash(node.attrs["true_graph"])
-        fg, f_entries = with_stash(node.attrs["false_graph"])
-        if not t_entries and not f_entries:
-            node.attrs = dict(node.attrs, stash=None)
-        else:
-            index = len(node.outputs)
-            node.attrs = dict(
-                node.attrs,
-                true_graph=tg,
-                false_graph=fg,
-                stash=(t_entries, f_entries, index),
-                out_specs=tuple(node.attrs["out_specs"]) + (VARIANT,),
-            )
-            node.outputs = tuple(node.outputs) + (VARIANT,)
-    if node.attrs["stash"] is None:
-        return None
-    t_entries, f_entries, index = node.attrs["stash"]
-    return t_entries, f_entries, SymbolicTensor(graph, node.id, index, VARIANT)
+    t_entries, f_entries, _ = node_attrs["stash"]
+    return t_entries, f_entries, stash
 
 
 @register_gradient("cond")
@@ -154,18 +208,16 @@ def _while_grad(op, *dys):
     iteration, recomputing one body at a time under a tape."""
     n = op.attrs["n_loop_vars"]
     init, caps = list(op.inputs[:n]), list(op.inputs[n:])
-    out0 = op.outputs[0] if op.outputs else None
-    if out0 is None or not isinstance(out0, SymbolicTensor):
-        raise TypeError("while_loop gradients are computed while tracing.")
-    graph = out0.graph
-    node = graph.ir.node(out0.node)
-    if not node.attrs.get("accumulate"):
-        body_with_stash, entries = with_stash(node.attrs["body_graph"])
-        kept = {"body_graph": body_with_stash, "stash": entries} if entries else {}
-        node.attrs = dict(node.attrs, accumulate=True, out_specs=tuple(node.attrs["out_specs"]) + (VARIANT,), **kept)
-        node.outputs = tuple(node.outputs) + (VARIANT,)
-    entries = node.attrs.get("stash")
-    stack = SymbolicTensor(graph, node.id, n, VARIANT)
+    if "forward_stack" in op.attrs:  # a nested loop recomputed by an outer gradient: its forward stack
+        stack, entries = op.attrs["forward_stack"], op.attrs.get("stash")
+    else:
+        out0 = op.outputs[0] if op.outputs else None
+        if out0 is None or not isinstance(out0, SymbolicTensor):
+            raise TypeError("while_loop gradients are computed while tracing.")
+        node = out0.graph.ir.node(out0.node)
+        _accumulate(node)
+        entries = node.attrs.get("stash")
+        stack = SymbolicTensor(out0.graph, node.id, n, VARIANT)
     infos: dict = {}  # index in init + caps -> handle_info of a TensorArray handle
     fvars = _float_indices(init, infos)
     cap_infos: dict = {}
@@ -174,7 +226,7 @@ def _while_grad(op, *dys):
     if not fvars and not fcaps:
         return [None] * len(op.inputs)
     body = op.attrs["body_graph"]
-    specs = node.attrs["out_specs"][:n]
+    specs = tuple(op.attrs["out_specs"][:n])
     count = call(loop_stack_size_op, (stack,), {})
     dl0 = [dys[i] if dys[i] is not None else zeros_grad(op.outputs[i], infos.get(i)) for i in fvars]
     dc0 = [zeros_grad(caps[j], infos.get(n + j)) for j in fcaps]

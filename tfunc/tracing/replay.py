@@ -11,6 +11,7 @@ functions) are taken by replaying them under a tape.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 import numpy as np
 
@@ -46,8 +47,15 @@ class Replay(Interpreter):
 
     def run_node(self, node, args) -> tuple:
         if self.given is not None:
-            if node.id in self.given:
-                return self.given[node.id]
+            kept = self.given.get(node.id)
+            if isinstance(kept, GivenControl):
+                # a nested cond or loop: its forward outputs, recorded for tapes with what its own
+                # gradient needs of the forward run (its stash), instead of running it again
+                if ctx.tapes and ctx.recording:
+                    record_operation(REGISTRY[node.op], tuple(args), kept.outputs, dict(node.attrs, **kept.attrs))
+                return kept.outputs
+            if kept is not None:
+                return kept
             if not node.outputs and node.op != "const" and _side_effect(node):
                 return ()
         return super().run_node(node, args)
@@ -103,6 +111,14 @@ def replay(ir, inputs, variable_read=None, variables=None, given=None):
     ``variables`` maps id(a variable of the graph) to the variable to use instead; ``given``
     (a gradient's recomputation) maps node ids to the values their forward run gave."""
     return Replay(variable_read, variables, given).run(ir, inputs)
+
+
+class GivenControl(NamedTuple):
+    """The forward run's outputs of a nested control-flow node, and the attrs its gradient
+    reads them from (``autodiff.control_flow_grad``)."""
+
+    outputs: tuple
+    attrs: dict
 
 
 def _side_effect(node) -> bool:
