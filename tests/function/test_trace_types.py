@@ -286,3 +286,15 @@ def test_calls_with_lists_and_tuples_of_tensors_reuse_and_retrace_correctly():
     assert f.experimental_get_tracing_count() == 6
     assert f(x, [b, a])[0].numpy().tolist() == [8.0, 16.0]
     assert f.experimental_get_tracing_count() == 6
+
+
+def test_an_ordered_dict_signature_pairs_values_by_key():
+    from collections import OrderedDict as OD
+
+    spec = OD([("b", tf.TensorSpec([], tf.float32)), ("a", tf.TensorSpec([], tf.int32))])
+    f = tf.function(lambda d: d["b"] - tf.cast(d["a"], tf.float32), input_signature=[spec])
+    assert float(f(OD([("b", tf.constant(5.0)), ("a", tf.constant(2))]))) == 3.0  # was -3: keys crossed
+    assert float(f({"a": tf.constant(2), "b": tf.constant(5.0)})) == 3.0
+    g = tf.function(lambda d: d, input_signature=[spec])
+    out = g(OD([("b", tf.constant(5.0)), ("a", tf.constant(2))]))
+    assert out["b"].dtype == tf.float32 and float(out["b"]) == 5.0 and int(out["a"]) == 2

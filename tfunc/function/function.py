@@ -361,7 +361,9 @@ class Function:
             if isinstance(s, dict):
                 if not isinstance(v, dict) or set(v) != set(s):
                     fail(f"Expected a dict with keys {sorted(s)} for {s!r}, got {v!r}")
-                return {k: walk(v[k], s[k]) for k in s}
+                # the spec's own type and key order: the trace flattens an OrderedDict in its order
+                items = {k: walk(v[k], s[k]) for k in s}
+                return collections.OrderedDict(items) if isinstance(s, collections.OrderedDict) else items
             fail(f"unsupported input_signature entry {s!r}")
 
         value = walk(value, spec)
