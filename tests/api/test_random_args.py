@@ -203,3 +203,25 @@ def test_bad_bounds_shapes_and_seeds_raise_tensorflows_errors():
         g.uniform([2], maxval=5, dtype=tf.int8)
     with pytest.raises(tf.errors.NotFoundError):
         g.uniform([2], maxval=5, dtype=tf.uint32)
+
+
+def test_run_time_int64_bounds_span_the_whole_range():
+    f = tf.function(
+        lambda lo, hi: tf.random.uniform([4000], lo, hi, dtype=tf.int64, seed=3),
+        input_signature=[tf.TensorSpec([], tf.int64)] * 2,
+    )
+    r = f(tf.constant(-(2**62), tf.int64), tf.constant(2**62, tf.int64)).numpy()
+    assert r.min() >= -(2**62) and r.max() < 2**62  # hi - lo overflowed an int64
+    wide = f(tf.constant(-(2**63), tf.int64), tf.constant(2**63 - 1, tf.int64)).numpy()
+    assert 0.4 < (wide > 0).mean() < 0.6
+    top = f(tf.constant(0, tf.int64), tf.constant(3 * 2**61, tf.int64)).numpy()
+    assert top.max() > 2**62  # values were drawn below 2**62 only
+    small = f(tf.constant(-2, tf.int64), tf.constant(3, tf.int64)).numpy()
+    assert set(small.tolist()) == {-2, -1, 0, 1, 2}
+
+
+def test_stateful_uniform_refuses_a_missing_minval_and_a_scalar_shape():
+    with pytest.raises(ValueError, match="minval"):
+        tf.random.uniform([3], minval=None, maxval=10, dtype=tf.int32)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="vector"):
+        tf.random.uniform(3)

@@ -112,6 +112,8 @@ _FULL_RANGE_INTS = (D.int32, D.int64, D.uint32, D.uint64)
 def _shape_args(shape):
     """(inputs, attr ``shape``) of a draw: a shape known while tracing is the attribute; one
     known only at run time is an int input, and the attribute its static part."""
+    if isinstance(shape, (int, np.integer)) or getattr(shape, "ndim", 1) == 0:
+        raise InvalidArgumentError(f"random ops: shape must be a vector, got the scalar {shape!r}.")
     if isinstance(shape, (list, tuple)):
         bad = any(isinstance(d, (float, bool, np.floating, np.bool_)) for d in shape)
     else:
@@ -162,11 +164,12 @@ def _uniform(op, lead, shape, minval, maxval, dt, **gen):
             if lo >= hi:
                 raise InvalidArgumentError(f"Need minval < maxval, got {lo} >= {hi}")
             return _draw(op, lead, shape, dtype=dt, minval=lo, maxval=hi, **gen)
-        # bounds known only at run time: minval + bits mod (maxval - minval), TensorFlow's kernel
+        # bounds known only at run time: minval + bits mod (maxval - minval), TensorFlow's kernel,
+        # in unsigned 64-bit arithmetic (the width of [-2**63, 2**63 - 1) does not fit an int64)
         assert_less(lo, hi, message="Need minval < maxval")
-        lo, hi = cast(lo, D.int64), cast(hi, D.int64)
-        bits = _draw(op, lead, shape, dtype=D.int64, minval=0, maxval=1 << 62, **gen)
-        return cast(floormod(bits, hi - lo) + lo, dt)
+        lo, hi = cast(cast(lo, D.int64), D.uint64), cast(cast(hi, D.int64), D.uint64)  # (wrapping)
+        bits = _draw(op, lead, shape, dtype=D.uint64, minval=0, maxval=1 << 64, **gen)
+        return cast(cast(floormod(bits, hi - lo) + lo, D.int64), dt)
     if isinstance(minval, _NUMBERS) and isinstance(maxval, _NUMBERS):
         return _draw(op, lead, shape, dtype=dt, minval=float(minval), maxval=float(maxval), **gen)
     lo, hi = convert_to_tensor(minval, dtype=dt), convert_to_tensor(maxval, dtype=dt)
@@ -197,6 +200,8 @@ def uniform(shape, minval=0, maxval=None, dtype=D.float32, seed=None, name=None)
         if dt.is_integer:
             raise ValueError(f"Must specify maxval for integer dtype {dt!r}")
         maxval = 1
+    if minval is None:  # (the full integer range is for stateless and Generator draws)
+        raise ValueError("tf.random.uniform needs a minval, got None.")
     return _uniform(uniform_op, (), shape, minval, maxval, dt, gen=stream(seed, (uniform_op, dt)))
 
 
