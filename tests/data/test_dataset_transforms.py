@@ -286,3 +286,65 @@ def test_new_transformations_feed_a_traced_loop():
 def test_padded_batch_string_padding_value_is_kept_whole():
     ds = Dataset.from_tensor_slices([["a"], ["b"]]).padded_batch(2, padded_shapes=[3], padding_values="<PAD>")
     assert values(ds) == [[[b"a", b"<PAD>", b"<PAD>"], [b"b", b"<PAD>", b"<PAD>"]]]
+
+
+def test_flat_map_spec_never_contradicts_later_elements():
+    # TensorFlow traces map_func: (None,); tfunc's spec comes from one element, so its dims are
+    # left unknown (a static size of 1 taken from the first element summed the sizes to 3, not 6)
+    ds = tf.data.Dataset.range(1, 4).flat_map(lambda x: tf.data.Dataset.from_tensors(tf.range(x)))
+    assert ds.element_spec.shape.as_list() == [None]
+
+    @tf.function
+    def total():
+        s = tf.constant(0)
+        for x in ds:
+            s += tf.size(x)
+        return s
+
+    assert int(total()) == 6
+    assert ds.padded_batch(3).get_single_element().numpy().tolist() == [[0, 0, 0], [0, 1, 0], [0, 1, 2]]
+    inter = tf.data.Dataset.range(1, 3).interleave(lambda x: tf.data.Dataset.from_tensors(tf.range(x)))
+    assert inter.element_spec.shape.as_list() == [None]
+
+
+def test_reduce_and_get_single_element_run_with_the_function():
+    # TensorFlow 2.21: read when the function runs (tfunc folded them once while tracing)
+    v = tf.Variable(1.0)
+    ds = tf.data.Dataset.range(3)
+    f = tf.function(lambda: ds.reduce(tf.constant(0.0), lambda s, x: s + v))
+    assert float(f()) == 3.0
+    v.assign(2.0)
+    assert float(f()) == 6.0
+    g = tf.function(lambda y: ds.reduce(tf.constant(0.0), lambda s, x: s + y))
+    assert float(g(tf.constant(2.0))) == 6.0  # a function argument in reduce_func
+    calls = [0]
+
+    def gen():
+        calls[0] += 1
+        yield calls[0]
+
+    single = tf.data.Dataset.from_generator(gen, output_signature=tf.TensorSpec([], tf.int32))
+    h = tf.function(lambda: single.get_single_element())
+    assert [int(h()) for _ in range(3)] == [1, 2, 3]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="more than one element"):
+        tf.function(lambda: ds.get_single_element())()
+    with pytest.raises(tf.errors.InvalidArgumentError, match="empty"):
+        tf.function(lambda: ds.take(0).get_single_element())()
+    rows = tf.data.Dataset.from_tensors({"a": tf.constant([1, 2, 3])})
+    assert tf.function(lambda: rows.get_single_element())()["a"].numpy().tolist() == [1, 2, 3]
+
+
+def test_enumerate_of_an_infinite_dataset_is_infinite_and_map_lists_are_tensors():
+    assert int(tf.data.Dataset.range(3).repeat().enumerate().cardinality()) == tf.data.INFINITE_CARDINALITY
+    assert int(tf.data.Dataset.range(3).enumerate().cardinality()) == 3
+    ds = tf.data.Dataset.range(3).map(lambda x: (x, [x, x + 1]))
+    assert isinstance(ds.element_spec[1], tf.TensorSpec) and ds.element_spec[1].shape.rank == 1
+
+    @tf.function
+    def total():
+        s = tf.constant(0, tf.int64)
+        for a, b in ds:
+            s += a + tf.reduce_sum(b)
+        return s
+
+    assert int(total()) == 12

@@ -30,7 +30,8 @@ import operator
 
 import numpy as np
 
-from ..api import random_ops
+from ..api import control_flow_ops, debugging_ops, math_ops, random_ops
+from ..api.creation_ops import zeros
 from ..api.dataset_ops import make_iterator, variant_tensor
 from ..core import device as _device
 from ..core import dtypes as _dtypes
@@ -43,7 +44,7 @@ from ..eager.convert import constant, convert_to_tensor
 from ..eager.dispatch import array_module
 from ..eager.tensor import EagerTensor
 from ..function.autograph.operators import stage_dataset_loop
-from ..function.function import Function, function
+from ..function.function import function
 from ..function.trace_type import RuntimeValueType
 from .iterator import Iterator
 from .options import Options
@@ -125,6 +126,19 @@ def _holds(predicate, element) -> bool:
 
 def _spec_of(element):
     return nest.map_structure(lambda t: TensorSpec(t.shape, t.dtype), element)
+
+
+def _relaxed(spec):
+    """``spec`` with every dimension unknown (the rank kept): the element_spec of a dataset
+    known from one element only, not from tracing the function that makes the elements, so
+    no later element's shape can contradict it (a static size baked into a traced loop)."""
+
+    def relax(s):
+        if isinstance(s, TensorSpec) and s.shape.rank is not None:
+            return TensorSpec([None] * s.shape.rank, s.dtype)
+        return s
+
+    return nest.map_structure(relax, spec)
 
 
 def _packer(structure):
@@ -553,7 +567,7 @@ class Dataset(abc.ABC):
 
     def enumerate(self, start=0, name=None) -> "Dataset":
         """Pairs ``(index, element)`` with an int64 index counting from ``start``."""
-        return Dataset.zip((Dataset.range(start, _INT64_MAX), self))
+        return Dataset.zip((Dataset.counter(start), self))  # (infinite: the size is this dataset's)
 
     def concatenate(self, dataset, name=None) -> "Dataset":
         """This dataset's elements followed by ``dataset``'s (same types required)."""
@@ -588,7 +602,10 @@ class Dataset(abc.ABC):
         return [d for d in found if isinstance(d, Dataset)]
 
     def get_single_element(self, name=None):
-        """The dataset's only element; an error if it has none or more than one."""
+        """The dataset's only element; an error if it has none or more than one. Inside a
+        function, read when the function runs (a loop node), not while tracing."""
+        if ctx.graph is not None:
+            return _single_element_loop(self)
         with init_scope():
             elements = self._elements()
             first = next(elements, _END)
@@ -599,7 +616,10 @@ class Dataset(abc.ABC):
         return first
 
     def reduce(self, initial_state, reduce_func, name=None):
-        """Folds the elements: ``state = reduce_func(state, element)``, eagerly."""
+        """Folds the elements: ``state = reduce_func(state, element)``; inside a function, a
+        loop node run with the function (not folded once while tracing)."""
+        if ctx.graph is not None:
+            return SymbolicDataset(variant_tensor(self), self.element_spec).reduce(initial_state, reduce_func)
         with init_scope():
             state = _to_tensors(initial_state)
             for element in self._elements():
@@ -607,6 +627,29 @@ class Dataset(abc.ABC):
                 _check_same_types(state, new_state)
                 state = new_state
         return state
+
+
+def _single_element_loop(dataset):
+    """``get_single_element`` inside a function: a loop over the dataset counting its elements
+    and keeping the first, then TensorFlow's errors for none or several."""
+    spec = dataset.element_spec
+    # placeholders for the first element until it comes (an unknown dimension starts empty)
+    first = [zeros([0 if d is None else d for d in s.shape.as_list()], s.dtype) for s in nest.flatten(spec)]
+    sym = SymbolicDataset(variant_tensor(dataset), spec)
+
+    def step(state, element):
+        count, kept = state[0], list(state[1:])
+        new = [
+            control_flow_ops.cond(math_ops.equal(count, 0), lambda e=e: e, lambda k=k: k)
+            for e, k in zip(nest.flatten(element), kept)
+        ]
+        return (count + 1, *new)
+
+    out = sym.reduce((constant(0, _dtypes.int64), *first), step)
+    count, values = out[0], list(out[1:])
+    debugging_ops.Assert(math_ops.greater(count, 0), ["Dataset was empty."])
+    debugging_ops.Assert(math_ops.less(count, 2), ["Dataset had more than one element."])
+    return nest.pack_sequence_as(spec, values)
 
 
 def _to_numpy(t):
@@ -954,12 +997,12 @@ class _MapDataset(_UnaryDataset):
         spec = self._input.element_spec
         args = spec if type(spec) is tuple else (spec,)
         try:
-            fn = self._func if isinstance(self._func, Function) else function(self._func)
-            outputs = fn.get_concrete_function(*args).structured_outputs
-            return _spec_of(_as_structure(outputs))
+            # traced as the elements are made: a returned Python list is one tensor (stacked)
+            fn = function(lambda *a: _to_tensors(_as_structure(_call(self._func, a if type(spec) is tuple else a[0]))))
+            return _spec_of(fn.get_concrete_function(*args).structured_outputs)
         except Exception:  # any failure to trace: the function may still run eagerly
             for element in self._elements():
-                return _spec_of(element)
+                return _relaxed(_spec_of(element))
             raise
 
 

@@ -31,6 +31,7 @@ from .dataset import (
     _flatten_up_to,
     _int_arg,
     _positive,
+    _relaxed,
     _UnaryDataset,
     register_kind,
 )
@@ -107,7 +108,7 @@ class _DatasetMapping(_UnaryDataset):
 
     def _compute_spec(self):
         for element in self._input._elements():
-            return _dataset_result(self._func, element).element_spec
+            return _relaxed(_dataset_result(self._func, element).element_spec)
         raise ValueError(
             f"The element_spec of Dataset.{self._method}() over an empty dataset is not known: tfunc "
             "takes it from the dataset `map_func` returns for the first element."
@@ -288,7 +289,7 @@ class GroupByWindowDataset(_UnaryDataset):
 
     def _compute_spec(self):
         for element in self._input._elements():
-            return self._reduced(self._key(element), [element]).element_spec
+            return _relaxed(self._reduced(self._key(element), [element]).element_spec)
         raise ValueError(
             "The element_spec of Dataset.group_by_window() over an empty dataset is not known: tfunc "
             "takes it from the dataset `reduce_func` returns for the first element."
