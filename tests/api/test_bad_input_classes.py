@@ -115,3 +115,27 @@ def test_whole_values_that_do_convert():
     assert tf.constant(True, tf.int32).numpy() == 1 and tf.constant(3, tf.float16).numpy() == 3
     assert tf.constant(np.float64(2.0), tf.int32).numpy() == 2  # NumPy values are cast, as TensorFlow
     assert (tf.constant(1.5) + 1).numpy() == 2.5 and tf.constant(2 + 0j, tf.complex64).numpy() == 2
+
+
+def test_internal_python_floats_still_work_on_int_tensors():
+    # places TensorFlow accepts that pass a Python float on: they must not trip the float -> int refusal
+    from tfunc import keras
+
+    x = tf.constant([-1, 2])
+    assert keras.activations.relu(x, max_value=1.0).numpy().tolist() == [0, 1]
+    assert keras.layers.ReLU(threshold=1)(x).numpy().tolist() == [0, 2]
+    assert tf.pad(tf.constant([-1, 2]), [[1, 1]], constant_values=0.0).numpy().tolist() == [0, -1, 2, 0]
+    gen = tf.data.Dataset.from_generator(lambda: iter([1.0, 2.5]), output_signature=tf.TensorSpec([], tf.int32))
+    assert [int(v) for v in gen] == [1, 2]  # NumPy's cast, as TensorFlow's from_generator
+    assert keras.Input(shape=(3,), dtype=int).dtype == tf.int64  # Keras maps int to int64
+
+
+def test_a_variable_or_a_0d_array_as_axis():
+    x = tf.constant([[1.0, 2.0], [4.0, 3.0]])
+    a = tf.Variable(1)
+    assert tf.reduce_sum(x, a).numpy().tolist() == [3.0, 7.0] and tf.argmax(x, a).numpy().tolist() == [1, 0]
+    assert tf.reduce_sum(x, np.array(1)).numpy().tolist() == [3.0, 7.0]
+    f = tf.function(lambda: tf.reduce_sum(x, a))
+    assert f().numpy().tolist() == [3.0, 7.0]
+    a.assign(0)
+    assert f().numpy().tolist() == [5.0, 5.0]  # read when the function runs, as TensorFlow

@@ -164,6 +164,7 @@ fused = tf.function(lambda t: tf.math.log(t) * 2 + tf.sqrt(t) / t)
 with warnings.catch_warnings(record=True) as seen:
     eager = [tf.math.log(z), 1 / z, tf.sqrt(z), z * z]
     traced = fused(z)
+    tf.function(lambda a, b: a / b)(z, z)  # a one-op plan (not fused)
     user = np.log(np.zeros(1))  # the user's own NumPy code still warns
 assert np.isneginf(eager[0].numpy()[0]) and np.isnan(traced.numpy()[0]) and np.isneginf(user[0])
 print([str(w.message) for w in seen])
@@ -195,3 +196,9 @@ def test_half_float_limits_and_complex_to_bool():
     z = tf.constant([0j, 1j, 2 + 0j], tf.complex64)
     for got in both(lambda t: tf.cast(t, tf.bool), z):
         assert got.tolist() == [False, False, True]  # TensorFlow: only the real part counts
+
+
+def test_unique_of_bfloat16_with_nan_merges_equal_values():
+    x = tf.constant([2.0, NAN, 1.0, 2.0, 1.0], tf.bfloat16)
+    for got in both(lambda t: tf.unique(t).idx, x):
+        assert got.tolist() == [0, 1, 2, 0, 2]  # TensorFlow's; NumPy's bfloat16 sort split the 2s

@@ -177,3 +177,17 @@ def test_watched_variables_come_in_creation_order():
     seen = []
     tf.function(lambda: seen.append(names()))()
     assert names() == seen[0] == ["a:0", "b:0", "c:0"]  # TensorFlow's order
+
+
+def test_watched_variables_passed_as_arguments_keep_creation_order():
+    first, second = tf.Variable(1.0, name="first"), tf.Variable(2.0, name="second")
+
+    @tf.function
+    def grads(a, b):
+        with tf.GradientTape() as tape:
+            y = a * 3.0 + b * 5.0
+        watched = tape.watched_variables()
+        return [v.name for v in watched], tape.gradient(y, watched)
+
+    names, (g0, g1) = grads(second, first)
+    assert float(g0) == 5.0 and float(g1) == 3.0  # first (b) then second (a), as TensorFlow

@@ -49,8 +49,9 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     if len(flat) % 2:
         raise InvalidArgumentError(f"pad: paddings must be a list of [before, after] pairs, got {paddings!r}.")
     pairs = tuple((flat[i], flat[i + 1]) for i in range(0, len(flat), 2))
-    if isinstance(constant_values, int) and constant_values == 0 and (x.dtype.is_string or x.dtype.is_bool):
-        constant_values = b"" if x.dtype.is_string else False  # the default, in x's kind (as TensorFlow)
+    if isinstance(constant_values, (int, float)) and not isinstance(constant_values, bool) and constant_values == 0:
+        # the default, in x's kind (as TensorFlow, which takes a zero of any type)
+        constant_values = b"" if x.dtype.is_string else False if x.dtype.is_bool else 0
     c = as_python_operand(constant_values, x)
     return call(pad_op, (x, c), {"paddings": pairs, "mode": m})
 

@@ -41,6 +41,8 @@ class RunTimeAxisError(ValueError):
 def _static_axis(axis, name):
     if axis is None or isinstance(axis, int):
         return axis
+    if getattr(axis, "_is_tfunc_variable", False):  # read now: eagerly its value, traced a run-time axis
+        axis = axis.read_value()
     if isinstance(axis, Tensor):
         v = constant_value(axis)  # an eager tensor's value, or what tracing can tell (tf.rank(x) - 1)
         if v is None:
@@ -48,7 +50,7 @@ def _static_axis(axis, name):
         if not np.issubdtype(v.dtype, np.integer):
             raise TypeError(f"axis must be an integer tensor, got dtype {axis.dtype.name}.")
         return int(v) if np.ndim(v) == 0 else [int(a) for a in v.reshape(-1)]
-    if isinstance(axis, (np.integer,)):
+    if isinstance(axis, np.integer) or isinstance(axis, np.ndarray) and axis.ndim == 0:
         return int(axis)
     return [int(a) for a in axis]
 

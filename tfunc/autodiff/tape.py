@@ -125,7 +125,11 @@ class GradientTape:
 
     def watched_variables(self):
         """The variables read under this tape, in the order they were created (as TensorFlow)."""
-        return tuple(self._variables[uid][0] for uid in sorted(self._variables))
+        def created(uid):  # a variable argument of a function stands for the variable passed
+            var = self._variables[uid][0]
+            return getattr(var, "_target", var)._unique_id
+
+        return tuple(self._variables[uid][0] for uid in sorted(self._variables, key=created))
 
     def _record(self, op, inputs, outputs, attrs) -> None:
         tracked = self._tracked

@@ -797,6 +797,9 @@ class _GeneratorDataset(Dataset):
 
 def _generated_component(value, spec):
     try:
+        if not spec.dtype.is_string and not hasattr(value, "dtype"):  # Python values: NumPy's casts,
+            with np.errstate(all="ignore"):  # as TensorFlow converts them (1.5 -> 1 for an int spec)
+                value = np.asarray(value, dtype=spec.dtype._np)
         t = constant(value, spec.dtype)
     except (TypeError, ValueError) as e:
         raise TypeError(

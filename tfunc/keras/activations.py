@@ -35,6 +35,8 @@ def relu(x, alpha=0.0, max_value=None, threshold=0.0):
     and ``alpha * (x - threshold)`` below ``threshold``.
     """
     x = convert_to_tensor(x)
+    if x.dtype.is_integer:  # the float parameters work on an integer input too (Keras casts them)
+        return math_ops.cast(relu(math_ops.cast(x, "float32"), alpha, max_value, threshold), x.dtype)
     alpha, threshold = float(alpha), float(threshold)
     if alpha != 0.0 and max_value is None and threshold == 0.0:
         return math_ops.where(math_ops.greater(x, 0.0), x, x * alpha)

@@ -379,8 +379,6 @@ class _MonitorCallback(Callback):
                 )
         if self.monitor_op is _less:
             self.min_delta *= -1
-        if self.best is None:
-            self.best = np.inf if self.monitor_op is _less else -np.inf
 
     def _is_improvement(self, value, reference):
         if reference is None:

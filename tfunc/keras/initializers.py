@@ -22,6 +22,7 @@ from ..core.context import init_scope
 from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import call
 from ..ops.random import GeneratorHolder, normal_op, truncated_normal_op, uniform_op
+from .dtypes import keras_dtype
 
 __all__ = [
     "Initializer",
@@ -62,7 +63,7 @@ def _shape(shape) -> tuple:
 
 
 def _float_dtype(dtype, who):
-    dt = D.float32 if dtype is None else D.as_dtype(dtype)
+    dt = D.float32 if dtype is None else keras_dtype(dtype)
     if not dt.is_floating:
         raise ValueError(f"Expected floating point type for {who}, got {dt.name}.")
     return dt
@@ -116,7 +117,7 @@ class Constant(Initializer):
         self.value = value
 
     def __call__(self, shape, dtype=None, **kwargs):
-        dt = D.float32 if dtype is None else D.as_dtype(dtype)
+        dt = D.float32 if dtype is None else keras_dtype(dtype)
         v = convert_to_tensor(np.asarray(self.value, dtype=dt.as_numpy_dtype), dtype=dt)
         return array_ops.broadcast_to(v, _shape(shape))
 
@@ -158,7 +159,7 @@ class RandomUniform(_Random):
         self.minval, self.maxval = minval, maxval
 
     def __call__(self, shape, dtype=None, **kwargs):
-        dt = D.float32 if dtype is None else D.as_dtype(dtype)
+        dt = D.float32 if dtype is None else keras_dtype(dtype)
         if not (dt.is_floating or dt.is_integer):
             raise ValueError(f"Invalid dtype {dt.name} for RandomUniform: expected a float or integer type.")
         if dt.is_integer:

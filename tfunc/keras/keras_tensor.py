@@ -16,6 +16,7 @@ from ..core import nest
 from ..core.shapes import TensorShape
 from ..core.specs import Spec
 from ..tracing.func_graph import FuncGraph
+from .dtypes import keras_dtype
 
 __all__ = ["KerasTensor", "Node", "is_keras_tensor", "any_keras_tensor", "symbolic_call", "compute_output_spec"]
 
@@ -30,7 +31,7 @@ class KerasTensor:
 
     def __init__(self, shape, dtype=D.float32, name=None):
         self._shape = tuple(None if d is None else int(d) for d in shape)
-        self._dtype = D.as_dtype(dtype)
+        self._dtype = keras_dtype(dtype)
         n = next(_names)
         self.name = name or ("keras_tensor" if n == 0 else f"keras_tensor_{n}")
         self._keras_history = None  # (layer, node_index, tensor_index)

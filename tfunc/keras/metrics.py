@@ -31,6 +31,7 @@ from ..core.context import init_scope
 from ..eager.convert import convert_to_tensor
 from . import initializers as _initializers
 from . import losses as _losses
+from .dtypes import keras_dtype
 from .layers.base import _to_snake_case, unique_layer_name
 
 __all__ = [
@@ -78,7 +79,7 @@ NEG_INF = -1e10
 
 def _tensor(x, dtype=None):
     t = convert_to_tensor(x.read_value() if isinstance(x, Variable) else x)
-    if dtype is not None and t.dtype is not D.as_dtype(dtype):
+    if dtype is not None and t.dtype is not keras_dtype(dtype):
         t = math_ops.cast(t, dtype)
     return t
 
@@ -128,7 +129,7 @@ class Metric:
         self.name = name if name is not None else unique_layer_name(_to_snake_case(type(self).__name__))
         if not isinstance(self.name, str):
             raise TypeError(f"Metric name must be a string, got {self.name!r}.")
-        self._dtype = D.float32 if dtype is None else D.as_dtype(dtype)
+        self._dtype = D.float32 if dtype is None else keras_dtype(dtype)
         self._variables: list = []
 
     @property
@@ -143,7 +144,7 @@ class Metric:
     def add_variable(self, shape, initializer, dtype=None, aggregation="sum", name=None):
         """Creates a non-trainable state variable (outside any function being traced)."""
         shape = tuple(int(d) for d in shape)
-        dt = self._dtype if dtype is None else D.as_dtype(dtype)
+        dt = self._dtype if dtype is None else keras_dtype(dtype)
         init = _initializers.get(initializer if initializer is not None else "zeros")
         with init_scope():
             value = convert_to_tensor(init(shape, dtype=dt), dtype=dt)

@@ -279,6 +279,14 @@ def _arg_samples(rng):
     return out
 
 
+def _picked_nan(x, out, axis) -> bool:
+    """Whether NumPy's argmax/argmin picked a NaN (it returns the first NaN of a slice): a small
+    array is scanned whole (cheaper than gathering), a large one only at the picked places."""
+    if x.size <= 4096:
+        return bool(np.isnan(x).any())
+    return bool(np.isnan(np.take_along_axis(x, np.expand_dims(out, axis), axis)).any())
+
+
 def _nan_skipping(find: str, nan_as: float):
     """TensorFlow's argmax/argmin pass over NaN (its comparisons are false for NaN), where NumPy
     returns the first NaN: NaN counts as -inf for argmax and +inf for argmin, so an all-NaN slice
@@ -290,7 +298,7 @@ def _nan_skipping(find: str, nan_as: float):
         out = arg(x, axis=axis)
         if x.dtype.kind not in "fV":  # integers (bfloat16 is kind 'V')
             return out.astype(output_type._np)
-        if xp is not np or np.isnan(np.take_along_axis(x, np.expand_dims(out, axis), axis)).any():
+        if xp is not np or _picked_nan(x, out, axis):
             out = arg(xp.where(xp.isnan(x), xp.asarray(nan_as, x.dtype), x), axis=axis)
         return out.astype(output_type._np)
 

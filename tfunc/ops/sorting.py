@@ -183,7 +183,9 @@ def _unique_impl(xp, x, out_idx):
     host = x.get() if hasattr(x, "get") else x
     # NaN != NaN, so each NaN is a value of its own, as in TensorFlow's hash table
     nan_kw = {"equal_nan": False} if host.dtype.kind in "fcV" else {}
-    values, first, inverse = np.unique(host, return_index=True, return_inverse=True, **nan_kw)
+    # bfloat16 (kind 'V') is compared in float32 (exact): NumPy does not sort its NaNs last
+    keys = host.astype(np.float32) if host.dtype.kind == "V" else host
+    values, first, inverse = np.unique(keys, return_index=True, return_inverse=True, **nan_kw)
     order = np.argsort(first, kind="stable")  # sorted values -> first-appearance order
     rank = np.empty_like(order)
     rank[order] = np.arange(order.size)

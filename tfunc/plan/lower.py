@@ -369,7 +369,7 @@ def _compile(em, params, outs, graph) -> Plan:
     fn_name = "plan_" + identifier(em.name)
     source = f"def {fn_name}({sig}):\n" + "\n".join(em.lines) + "\n"
     code, filename = compile_source(source, em.name, "plan")
-    ns = dict(em.bound)
+    ns = dict(em.bound, __name__=__name__)  # warnings name this module (see backend.numpy)
     exec(code, ns)
     hold(source, ns[fn_name])
     return Plan(ns[fn_name], source, filename, em.line_nodes, graph.name, em.segments)

@@ -23,6 +23,7 @@ from ...function.autograph import convert
 from ...module import Module
 from .. import initializers as _initializers
 from .. import keras_tensor as _keras_tensor
+from ..dtypes import keras_dtype
 from ..keras_tensor import KerasTensor, symbolic_call
 
 _name_counts: collections.Counter = collections.Counter()
@@ -108,7 +109,7 @@ class Layer(Module):
         if dynamic:
             raise ValueError("tfunc.keras layers do not support dynamic=True (layers that can only run eagerly).")
         super().__init__(name=name)
-        self._tfunc_dtype = D.float32 if dtype is None else D.as_dtype(dtype)
+        self._tfunc_dtype = D.float32 if dtype is None else keras_dtype(dtype)
         self._tfunc_trainable = bool(trainable)
         self._tfunc_weights = []
         self.built = False
@@ -273,7 +274,7 @@ class Layer(Module):
             raise ValueError("tfunc.keras does not support weight regularizers (add_weight(regularizer=...)).")
         if constraint is not None:
             raise ValueError("tfunc.keras does not support weight constraints (add_weight(constraint=...)).")
-        dt = self._tfunc_dtype if dtype is None else D.as_dtype(dtype)
+        dt = self._tfunc_dtype if dtype is None else keras_dtype(dtype)
         shape = (
             ()
             if shape is None

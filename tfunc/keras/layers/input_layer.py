@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...core import dtypes as D
 from ...core.shapes import TensorShape
+from ..dtypes import keras_dtype
 from ..keras_tensor import KerasTensor, Node
 from .base import Layer
 
@@ -48,7 +49,7 @@ class InputLayer(Layer):
             shape = (shape,) if isinstance(shape, int) else tuple(shape)
             batch_shape = (batch_size,) + shape
         self.batch_shape = tuple(None if d is None else int(d) for d in batch_shape)
-        self._tfunc_dtype = D.float32 if dtype is None else D.as_dtype(dtype)
+        self._tfunc_dtype = D.float32 if dtype is None else keras_dtype(dtype)
         self.optional = bool(optional)
         self.built = True
         out = (

@@ -20,13 +20,13 @@ import numpy as np
 
 from ...api import array_ops, control_flow_ops, creation_ops, indexing_ops, nn_ops
 from ...api.variables import Variable
-from ...core import dtypes as D
 from ...core.context import ctx
 from ...core.shapes import TensorShape
 from ...eager.convert import convert_to_tensor
 from ...eager.tensor import Tensor
 from .. import activations as _activations
 from .. import initializers as _initializers
+from ..dtypes import keras_dtype
 from .base import refuse_unsupported
 from .policy import PolicyLayer
 
@@ -65,7 +65,7 @@ class _Cell(PolicyLayer):
             dtype = dtype or inputs.dtype
         if batch_size is None:
             raise ValueError("get_initial_state needs `inputs` or a static `batch_size`.")
-        dt = D.as_dtype(self.compute_dtype) if dtype is None else D.as_dtype(dtype)
+        dt = keras_dtype(self.compute_dtype) if dtype is None else keras_dtype(dtype)
         n = len(self.state_size) if isinstance(self.state_size, list) else 1
         return [creation_ops.zeros((int(batch_size), self.units), dtype=dt) for _ in range(n)]
 
