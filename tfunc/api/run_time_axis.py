@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 
 from ..core import dtypes as D
+from ..core.errors import InvalidArgumentError
 from ..eager.convert import convert_to_tensor
 from . import reduction_ops as r
 from .array_composites import boolean_mask
@@ -30,6 +31,8 @@ def _choose_axis(name: str, x, axis, run):
         raise ValueError(f"{name}: an axis known only at run time needs an input of known rank, got {x!r}.")
     if not axis.dtype.is_integer or axis.shape.rank != 0:
         raise TypeError(f"{name}: axis must be an integer scalar here, got {axis!r}.")
+    if rank == 0:
+        raise InvalidArgumentError(f"{name}: a scalar input has no axis to reduce, got axis {axis!r}.")
     a = cast(axis, D.int32)
     Assert(
         logical_and(greater_equal(a, -rank), less(a, rank)), [f"{name}: axis out of range [-{rank}, {rank}): ", axis]
