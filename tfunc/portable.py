@@ -1353,6 +1353,7 @@ _BINARY = {
     "floormod": _floormod,
     "atan2": np.arctan2,
     "multiply_no_nan": lambda x, y: np.multiply(np.where(y == 0, np.zeros((), x.dtype), x), y),
+    "read_in_body": lambda value, outside: value,
     "pow": _pow,
     "maximum": np.maximum,
     "minimum": np.minimum,

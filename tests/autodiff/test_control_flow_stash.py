@@ -174,3 +174,32 @@ def test_nested_conditionals_and_loops_keep_their_draws():
         y, g = f(*args)
         np.testing.assert_array_equal(g.numpy(), y.numpy())
         assert len(np.unique(y.numpy())) > 1
+
+
+def test_second_order_through_a_kept_cond_and_a_loop_condition_that_assigns():
+    v = tf.Variable(1.0)
+
+    @tf.function
+    def f(x, p):
+        with tf.GradientTape() as t2:
+            t2.watch(x)
+            with tf.GradientTape() as t1:
+                t1.watch(x)
+                y = tf.cond(p, lambda: (v.assign(2.0), (x * v) ** 3)[1], lambda: x)
+            g = t1.gradient(y, x)
+        return y, g, t2.gradient(g, x)
+
+    assert [float(t) for t in f(tf.constant(1.0), tf.constant(True))] == [8.0, 24.0, 48.0]  # TensorFlow's
+    c = tf.Variable(0.0)
+
+    @tf.function
+    def g(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            s = x
+            for _ in tf.range(2):
+                s = tf.while_loop(lambda s: c.assign_add(1.0) < 3.0, lambda s: [s * 2.0], [s])[0]
+        return s, tape.gradient(s, x)
+
+    s, grad = g(tf.constant(1.0))
+    assert float(s) == 4.0 and float(grad) == 4.0 and float(c) == 4.0  # TensorFlow's (the condition ran 4 times)

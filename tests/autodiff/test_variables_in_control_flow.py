@@ -144,3 +144,40 @@ def test_reads_after_writes_in_branches_and_loops_reach_the_variable():
 
     s, (gv, gw) = loop()
     assert float(s) == 12.0 and float(gv) == 6.0
+
+
+def test_a_tape_inside_a_loop_body_or_branch_sees_variables_read_there():
+    # a training step inside `for step in tf.range(n)`: TensorFlow 2.21 gives 12 and 6 (tfunc gave None)
+    w = tf.Variable(3.0)
+
+    @tf.function
+    def loop(n):
+        g = tf.constant(0.0)
+        for _ in tf.range(n):
+            with tf.GradientTape() as tape:
+                loss = w * w
+            g += tape.gradient(loss, w)
+        return g
+
+    @tf.function
+    def branch(p):
+        def step():
+            with tf.GradientTape() as tape:
+                loss = w * w
+            return tape.gradient(loss, w)
+
+        return tf.cond(p, step, lambda: tf.constant(0.0))
+
+    assert float(loop(tf.constant(2))) == 12.0 and float(branch(tf.constant(True))) == 6.0
+    v = tf.Variable(1.0)
+    opt = tf.keras.optimizers.SGD(0.1)
+
+    @tf.function
+    def train(n):
+        for _ in tf.range(n):
+            with tf.GradientTape() as tape:
+                loss = (v - 3.0) ** 2
+            opt.apply_gradients([(tape.gradient(loss, v), v)])
+        return v.read_value()
+
+    np.testing.assert_allclose(float(train(tf.constant(3))), 3.0 - 2.0 * 0.8**3, rtol=1e-6)

@@ -152,11 +152,9 @@ def _record(op, inputs, outputs, attrs):
 
 
 def _assert_loop_structure(loop_vars, out):
-    """The body returns the loop variables' structure (as TensorFlow: a list of loop variables may
-    come back as a tuple; inside, types must match: dict keys, namedtuples)."""
-    if isinstance(loop_vars, (list, tuple)) and isinstance(out, (list, tuple)) and type(loop_vars) in (list, tuple):
-        loop_vars, out = list(loop_vars), list(out)
-    nest.assert_same_structure(loop_vars, out, expand_composites=True)
+    """The body returns the loop variables' structure: nesting and lengths, not the container
+    types (TensorFlow's graph while_loop lets a list come back as a tuple, at any depth)."""
+    nest.assert_same_structure(loop_vars, out, check_types=False, expand_composites=True)
 
 
 def build_cond(pred, true_fn, false_fn, name="cond", expr_repr=None):

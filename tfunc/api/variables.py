@@ -199,7 +199,10 @@ class Variable:
                 g.hoisted_variables.add(self._unique_id)
                 with g.outer.as_default():
                     outside = self.read_value()
-                return g.capture(outside)
+                t = g.capture(outside)
+                if ctx.tapes and ctx.recording:  # a tape inside the branch or loop body reads it here
+                    record_variable_read(self, t)
+                return t
             g.variables[self._unique_id] = self
             t = call(state_ops.read_variable_op, (), {"var": self})
             if g.control_flow_body and self._dtype.is_floating:

@@ -26,6 +26,8 @@ def _float_indices(tensors, infos=None):
             out.append(i)
         elif dt.is_variant:
             info = handle_info(t)
+            if info is None and _is_kept_values(t):
+                continue  # a stash or a loop's stack: forward values, no gradient
             if info is None:
                 raise LookupError(
                     "gradient registry has no entry for a variant value passing through control flow "
@@ -36,6 +38,20 @@ def _float_indices(tensors, infos=None):
                 if infos is not None:
                     infos[i] = info
     return out
+
+
+def _is_kept_values(t) -> bool:
+    """Whether ``t`` is a stash of forward values (a cond's or a stash node's) or a loop's
+    stack of iterations (see :func:`with_stash`)."""
+    if not isinstance(t, SymbolicTensor):
+        return False
+    node = t.graph.ir.node(t.node)
+    if node.op in ("stash", "unstash", "loop_stack_read"):
+        return True
+    stash = node.attrs.get("stash") if node.op == "cond" else None
+    if stash is not None and t.index == stash[2]:
+        return True
+    return node.op == "while_loop" and node.attrs.get("accumulate") and t.index == node.attrs["n_loop_vars"]
 
 
 def _stashed(node) -> bool:
@@ -74,7 +90,7 @@ def with_stash(ir):
         elif n.op == "cond" and any(_keeps(g) for g in _subgraphs(n)):
             _stash_cond_node(n)
             entries.append((n.id, tuple(n.outputs), ("cond", n.attrs["stash"])))
-        elif n.op == "while_loop" and _keeps(n.attrs["body_graph"]):
+        elif n.op == "while_loop" and any(_keeps(g) for g in _subgraphs(n)):
             _accumulate(n)
             entries.append((n.id, tuple(n.outputs), ("while", n.attrs.get("stash"))))
     refs = [(nid, k) for nid, specs, _ in entries for k in range(len(specs))]

@@ -125,6 +125,7 @@ class GradientTape:
 
     def watched_variables(self):
         """The variables read under this tape, in the order they were created (as TensorFlow)."""
+
         def created(uid):  # a variable argument of a function stands for the variable passed
             var = self._variables[uid][0]
             return getattr(var, "_target", var)._unique_id
@@ -148,6 +149,8 @@ class GradientTape:
             if not (self._watch_accessed and var.trainable):
                 return
             entry = self._variables[var._unique_id] = (var, [])
+        if getattr(tensor, "_is_symbolic", False) and any(r is tensor for r in entry[1]):
+            return  # a captured read reused (a branch or loop body): counted once
         entry[1].append(tensor)
         if _differentiable(tensor):
             self._tracked[id(tensor)] = tensor
