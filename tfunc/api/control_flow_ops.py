@@ -444,4 +444,12 @@ def while_loop(
         if len(given) == len(nest.flatten(loop_vars)) == len(flat):
             inv = given
     outs = build_while(c, b, flat, maximum_iterations=maximum_iterations, shape_invariants=inv)
-    return nest.pack_sequence_as(shapes[0], outs, expand_composites=True)
+    # the body's structure (refined TensorArrays) in loop_vars' containers, as TensorFlow returns them
+    return _containers_of(loop_vars, nest.pack_sequence_as(shapes[0], outs, expand_composites=True))
+
+
+def _containers_of(like, value):
+    """``value`` with the plain lists and tuples of ``like`` where it has lists or tuples."""
+    if type(like) in (list, tuple) and type(value) in (list, tuple):
+        return type(like)(_containers_of(a, b) for a, b in zip(like, value))
+    return value

@@ -17,6 +17,7 @@ with TensorFlow's rules for the variables they change:
 
 from __future__ import annotations
 
+import functools
 import inspect
 import sys
 import threading
@@ -354,9 +355,8 @@ def not_(a):
 
 
 def _loop_value(v) -> bool:
-    """Whether a value can be a loop variable (tensors, Python numbers, composites, nests of them)."""
-    if getattr(v, "_is_tfunc_variable", False):
-        return False
+    """Whether a value can be a loop variable (tensors, Python numbers, composites, nests of them;
+    a tf.Variable rebound in the loop enters it as its value, as in TensorFlow)."""
     try:
         _, leaves = _flatten(v)
     except Exception:  # noqa: BLE001 - a value nest cannot open is no loop variable
@@ -810,6 +810,14 @@ def convert(fn, options=None):
     if isinstance(fn, types.MethodType):
         conv = convert(fn.__func__, options)
         return fn if conv is fn.__func__ else types.MethodType(conv, fn.__self__)
+    if isinstance(fn, functools.partial):
+        conv = convert(fn.func, options)
+        return fn if conv is fn.func else functools.partial(conv, *fn.args, **fn.keywords)
+    if not isinstance(fn, type) and inspect.isfunction(getattr(type(fn), "__call__", None)):
+        # an object with a Python __call__ (a tf.Module's, a user class's): its method converted
+        call = type(fn).__call__
+        conv = convert(call, options)
+        return fn if conv is call else types.MethodType(conv, fn)
     if not inspect.isfunction(fn) or getattr(fn, "__ag_do_not_convert__", False):
         return fn
     if getattr(fn, "__ag_converted__", False) or _is_library(fn):
@@ -900,6 +908,10 @@ def converted_call(f, args=(), kwargs=None, caller_fn_scope=None, options=None):
             f = _tf_range
         else:
             f = convert(f)
+    elif isinstance(f, functools.partial) or (
+        not isinstance(f, type) and inspect.isfunction(getattr(type(f), "__call__", None))
+    ):
+        f = convert(f)  # a partial, or an object with a Python __call__
     else:
         override = _BUILTINS.get(f) if type(f) is types.BuiltinFunctionType or type(f) is type else None
         if override is not None:
