@@ -134,3 +134,14 @@ def test_assert_in_a_branch_that_never_runs_does_not_fail_the_trace():
     with pytest.raises(tf.errors.InvalidArgumentError, match="negative input"):
         safe_sqrt(tf.constant(-4.0))
     assert tf.debugging.Assert(tf.constant([True]), ["one element is enough"]) is None
+
+
+def test_check_numerics_as_a_statement_still_checks_in_a_function():
+    @tf.function
+    def f(x):
+        tf.debugging.check_numerics(tf.math.log(x), "log of x")  # result unread, as TensorFlow code does
+        return x + 1.0
+
+    assert float(f(tf.constant(1.0))) == 2.0
+    with pytest.raises(tf.errors.InvalidArgumentError, match="log of x"):
+        f(tf.constant(-1.0))

@@ -2,8 +2,8 @@
 creates (the loop must have run at least once before they are read).
 
 Both pass their input through unchanged and raise ``InvalidArgumentError`` when the check
-fails.  They are pure: a checked value nobody reads is dropped with its check, so a check
-runs exactly when its value is used.
+fails.  ``check_numerics`` is stateful, as TensorFlow's: used as a statement (its result
+unread) it still runs.  The loop check is pure: it runs exactly when its value is read.
 """
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ check_numerics_op = register(
         infer=_check_numerics_infer,
         impl=_check_numerics_impl,
         host_sync=True,
+        stateful=True,
         ref=lambda x, message: x,
         samples=_check_numerics_samples,
     )
