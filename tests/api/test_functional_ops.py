@@ -121,3 +121,12 @@ def test_switch_case_takes_index_function_pairs():
 
 def test_eager_map_fn_over_no_rows_takes_the_signature_shape():
     assert tf.map_fn(lambda r: r * 2.0, tf.zeros([0, 3]), fn_output_signature=tf.TensorSpec([3])).shape == (0, 3)
+
+
+def test_map_fn_refuses_other_dict_keys_without_a_signature():
+    elems = {"b": tf.constant([1.0, 2.0]), "a": tf.constant([3.0, 4.0])}
+    for run in (tf.map_fn, lambda *a: tf.function(lambda: tf.map_fn(*a))()):
+        with pytest.raises(ValueError, match="keys"):  # values were paired with the other keys by position
+            run(lambda d: {"y": d["a"], "x": d["b"]}, elems)
+    out = tf.map_fn(lambda d: {"a": d["a"] * 2, "b": d["b"]}, elems)
+    assert out["a"].numpy().tolist() == [6.0, 8.0] and out["b"].numpy().tolist() == [1.0, 2.0]

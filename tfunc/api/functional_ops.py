@@ -46,7 +46,25 @@ def _dtypes_of(signature) -> list:
     return [s.dtype if isinstance(s, TensorSpec) else D.as_dtype(s) for s in nest.flatten(signature)]
 
 
-def _checked(values, dtypes, fn: str) -> list:
+def _same_keys(expected, got, fn: str) -> None:
+    """Dicts with the keys the structure has, at every level (flattening alone would pair the
+    values of other keys by position)."""
+    if isinstance(expected, dict) and isinstance(got, dict):
+        if set(expected) != set(got):
+            raise ValueError(
+                f"{fn}: the function returned a dict with keys {sorted(got)} where keys {sorted(expected)} were "
+                "expected (give fn_output_signature when the outputs differ from the elements)."
+            )
+        for k in expected:
+            _same_keys(expected[k], got[k], fn)
+    elif isinstance(expected, (list, tuple)) and isinstance(got, (list, tuple)) and len(expected) == len(got):
+        for a, b in zip(expected, got):
+            _same_keys(a, b, fn)
+
+
+def _checked(values, dtypes, fn: str, structure=None) -> list:
+    if structure is not None:
+        _same_keys(structure, values, fn)
     flat = [convert_to_tensor(v) for v in nest.flatten(values)]
     if len(flat) != len(dtypes):
         raise ValueError(f"{fn}: the function returned {len(flat)} tensors where {len(dtypes)} were expected.")
@@ -79,7 +97,10 @@ def map_fn(
     dtypes = _dtypes_of(structure)
     n = _length(leaves)
     if ctx.graph is None:
-        rows = [_checked(fn(nest.pack_sequence_as(elems, [t[i] for t in leaves])), dtypes, "map_fn") for i in range(n)]
+        rows = [
+            _checked(fn(nest.pack_sequence_as(elems, [t[i] for t in leaves])), dtypes, "map_fn", structure)
+            for i in range(n)
+        ]
         if not rows:
             return nest.pack_sequence_as(structure, [_no_rows(s) for s in nest.flatten(structure)])
         return nest.pack_sequence_as(structure, [stack(list(col)) for col in zip(*rows)])
@@ -87,7 +108,7 @@ def map_fn(
 
     def body(i, *arrays):
         x = nest.pack_sequence_as(elems, [a.read(i) for a in inputs])
-        outs = _checked(fn(x), dtypes, "map_fn")
+        outs = _checked(fn(x), dtypes, "map_fn", structure)
         return (i + 1, *[a.write(i, v) for a, v in zip(arrays, outs)])
 
     result = while_loop(lambda i, *_: i < n, body, (0, *[TensorArray(dt, size=n) for dt in dtypes]))
