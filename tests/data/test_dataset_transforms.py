@@ -348,3 +348,12 @@ def test_enumerate_of_an_infinite_dataset_is_infinite_and_map_lists_are_tensors(
         return s
 
     assert int(total()) == 12
+
+
+def test_text_lines_drop_carriage_returns_and_list_files_sees_hidden_files(tmp_path):
+    (tmp_path / "a.txt").write_bytes(b"x\ry\nlast\r")
+    (tmp_path / ".hidden.txt").write_bytes(b"h\r\n")
+    lines = [t.numpy() for t in tf.data.TextLineDataset(str(tmp_path / "a.txt"))]
+    assert lines == [b"xy", b"last"]  # TensorFlow's reader drops every \r
+    names = sorted(t.numpy() for t in tf.data.Dataset.list_files(str(tmp_path / "*.txt"), shuffle=False))
+    assert [n.rsplit(b"/", 1)[-1] for n in names] == [b".hidden.txt", b"a.txt"]

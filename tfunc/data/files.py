@@ -5,6 +5,7 @@ from __future__ import annotations
 import glob
 import gzip
 import io
+import sys
 import zlib
 
 import numpy as np
@@ -63,7 +64,8 @@ class TextLineDataset(Dataset):
         for path in self._files:
             for line in io.BytesIO(self._read(path)):
                 if line.endswith(b"\n"):
-                    line = line[:-2] if line.endswith(b"\r\n") else line[:-1]
+                    line = line[:-1]
+                line = line.replace(b"\r", b"")  # TensorFlow's line reader drops every carriage return
                 yield EagerTensor._make(np.asarray(line, dtype=np.bytes_), _dtypes.string)
 
     def _compute_spec(self):
@@ -73,12 +75,16 @@ class TextLineDataset(Dataset):
         return UNKNOWN_CARDINALITY
 
 
+# TensorFlow's matching includes names starting with a dot (glob skips them unless asked, 3.11+)
+_HIDDEN = {"include_hidden": True} if sys.version_info >= (3, 11) else {}
+
+
 @register_kind("list_files")
 def list_files(file_pattern, shuffle=None, seed=None, name=None) -> Dataset:
     """``tf.data.Dataset.list_files``: the files matching the glob pattern(s), as
     strings, sorted, then shuffled unless ``shuffle=False``; an error if none match."""
     patterns = _names(file_pattern, "Dataset.list_files()")
-    found = sorted({p for pattern in patterns for p in glob.glob(pattern)})
+    found = sorted({p for pattern in patterns for p in glob.glob(pattern, **_HIDDEN)})
     if not found:
         raise InvalidArgumentError(None, None, f"No files matched pattern: {', '.join(patterns)}")
     ds: Dataset = _TensorSliceDataset(np.array([p.encode() for p in found], dtype=np.bytes_))
