@@ -357,3 +357,12 @@ def test_text_lines_drop_carriage_returns_and_list_files_sees_hidden_files(tmp_p
     assert lines == [b"xy", b"last"]  # TensorFlow's reader drops every \r
     names = sorted(t.numpy() for t in tf.data.Dataset.list_files(str(tmp_path / "*.txt"), shuffle=False))
     assert [n.rsplit(b"/", 1)[-1] for n in names] == [b".hidden.txt", b"a.txt"]
+
+
+def test_map_keeps_static_shapes_and_reduce_relaxes_a_growing_state():
+    ds = tf.data.Dataset.from_tensor_slices((np.zeros((4, 3), np.float32), np.zeros((4, 2), np.int32)))
+    spec = ds.map(lambda a, b: (a * 2, [b[0], b[1]])).element_spec
+    assert [s.shape.as_list() for s in spec] == [[3], [2]]  # TensorFlow's (the trace, not one element)
+    r = tf.data.Dataset.range(3)
+    grow = tf.function(lambda: r.reduce(np.zeros([0], np.int64), lambda s, x: tf.concat([s, [x]], 0)))
+    assert grow().numpy().tolist() == [0, 1, 2]  # the state's size changes: unknown in the loop, as TensorFlow

@@ -341,3 +341,14 @@ def test_layer_dtype_and_owned_optimizer():
     m.optimizer.apply_gradients(zip([tf.ones([2, 1]), tf.ones([1])], m.trainable_weights))
     assert len(m.optimizer.variables) == 5
     assert len(m.weights) == 2 and m.non_trainable_weights == []  # optimizer state is not a weight
+
+
+def test_relu_on_integers_stays_exact():
+    from tfunc import keras
+
+    x = tf.constant([16777217, -3, 2**31 - 1])
+    for got in (keras.activations.relu(x), keras.layers.ReLU()(x), keras.activations.relu(x, threshold=1.0)):
+        assert got.dtype == tf.int32 and got.numpy().tolist() == [16777217, 0, 2**31 - 1]  # not via float32
+    assert keras.activations.relu(x, max_value=6).numpy().tolist() == [6, 0, 6]
+    leaky = keras.activations.relu(tf.constant([14, -3]), alpha=0.5)
+    assert leaky.dtype == tf.float32 and leaky.numpy().tolist() == [14.0, -1.5]  # as Keras

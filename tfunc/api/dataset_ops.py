@@ -35,11 +35,13 @@ def variant_tensor(obj):
     return SymbolicTensor(g, nid, 0, VARIANT)
 
 
-def build_dataset_loop(handle, element_spec, extra_test, body_fn, state, names):
+def build_dataset_loop(handle, element_spec, extra_test, body_fn, state, names, relax=False):
     """Stages ``for element in dataset`` over flat loop ``state`` tensors.
 
     ``body_fn(element, state list) -> new state list``; ``extra_test(state list)``
-    (or None) is checked before each element (break / return flags)."""
+    (or None) is checked before each element (break / return flags). ``relax``
+    (``Dataset.reduce``, as TensorFlow's): a state whose dimensions change becomes unknown
+    there instead of an error (the rank must stay)."""
     g = ctx.graph
     init = [_to_tensor_like(v) for v in state]
     specs = [Spec(t.shape._dims, t.dtype) for t in init]
@@ -60,9 +62,8 @@ def build_dataset_loop(handle, element_spec, extra_test, body_fn, state, names):
                     f"{s.dtype.name}, but has dtype {os_.dtype.name} after one element."
                 )
             if not shape_is_subtype(os_.shape, s.shape):
-                if not shapes_compatible(s.shape, os_.shape) or (
-                    s.shape is not None and os_.shape is not None and len(s.shape) != len(os_.shape)
-                ):
+                ranks_differ = s.shape is not None and os_.shape is not None and len(s.shape) != len(os_.shape)
+                if ranks_differ or not (relax or shapes_compatible(s.shape, os_.shape)):
                     raise ValueError(
                         f"Loop variable '{names[i]}' enters the loop over a dataset with shape "
                         f"{format_shape(s.shape)}, but has shape {format_shape(os_.shape)} after "
@@ -105,3 +106,4 @@ def get_next(iterator_handle, element_spec):
     specs = tuple(flat_specs(element_spec))
     outs = ctx.graph.add_op(iterator_get_next_op, (iterator_handle,), {"out_specs": specs})
     return nest.pack_sequence_as(element_spec, list(outs))
+

@@ -89,6 +89,13 @@ def _to_tensors(value):
     return nest.unflatten(spec, [_to_tensor(x) for x in leaves])
 
 
+def _as_components(value):
+    """``value`` with each Python list one tensor, as :func:`_to_tensors` makes elements (while
+    tracing too: the map function's spec)."""
+    leaves, spec = nest.flatten_with_spec(value, is_leaf=lambda x: isinstance(x, list))
+    return nest.unflatten(spec, [convert_to_tensor(x) for x in leaves])
+
+
 def _to_tensor(value):
     t = convert_to_tensor(value)
     if not isinstance(t, EagerTensor):
@@ -1001,7 +1008,9 @@ class _MapDataset(_UnaryDataset):
         args = spec if type(spec) is tuple else (spec,)
         try:
             # traced as the elements are made: a returned Python list is one tensor (stacked)
-            fn = function(lambda *a: _to_tensors(_as_structure(_call(self._func, a if type(spec) is tuple else a[0]))))
+            fn = function(
+                lambda *a: _as_components(_as_structure(_call(self._func, a if type(spec) is tuple else a[0])))
+            )
             return _spec_of(fn.get_concrete_function(*args).structured_outputs)
         except Exception:  # any failure to trace: the function may still run eagerly
             for element in self._elements():

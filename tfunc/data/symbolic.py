@@ -39,7 +39,7 @@ class SymbolicDataset:
             return nest.flatten(reduce_func(*args))
 
         outs = dataset_ops.build_dataset_loop(
-            self._handle, self._element_spec, None, body, flat, [f"state_{i}" for i in range(len(flat))]
+            self._handle, self._element_spec, None, body, flat, [f"state_{i}" for i in range(len(flat))], relax=True
         )
         return nest.pack_sequence_as(initial_state, outs)
 

@@ -35,8 +35,15 @@ def relu(x, alpha=0.0, max_value=None, threshold=0.0):
     and ``alpha * (x - threshold)`` below ``threshold``.
     """
     x = convert_to_tensor(x)
-    if x.dtype.is_integer:  # the float parameters work on an integer input too (Keras casts them)
-        return math_ops.cast(relu(math_ops.cast(x, "float32"), alpha, max_value, threshold), x.dtype)
+    if x.dtype.is_integer:
+        if float(alpha) != 0.0:  # a leak makes fractions: float32, as Keras
+            return relu(math_ops.cast(x, "float32"), alpha, max_value, threshold)
+        # Keras casts the parameters to the input's dtype (truncating) and stays in integers
+        if float(threshold) != 0.0:
+            x = x * math_ops.cast(math_ops.greater(x, int(threshold)), x.dtype)
+        else:
+            x = math_ops.relu(x)
+        return x if max_value is None else math_ops.minimum(x, int(max_value))
     alpha, threshold = float(alpha), float(threshold)
     if alpha != 0.0 and max_value is None and threshold == 0.0:
         return math_ops.where(math_ops.greater(x, 0.0), x, x * alpha)
