@@ -366,3 +366,8 @@ def test_map_keeps_static_shapes_and_reduce_relaxes_a_growing_state():
     r = tf.data.Dataset.range(3)
     grow = tf.function(lambda: r.reduce(np.zeros([0], np.int64), lambda s, x: tf.concat([s, [x]], 0)))
     assert grow().numpy().tolist() == [0, 1, 2]  # the state's size changes: unknown in the loop, as TensorFlow
+
+
+def test_interleave_with_num_parallel_calls_opens_no_more_datasets_than_that():
+    ds = tf.data.Dataset.range(1, 4).interleave(lambda x: Dataset.from_tensors(x).repeat(2), num_parallel_calls=1)
+    assert [int(v) for v in ds] == [1, 1, 2, 2, 3, 3]  # TensorFlow: cycle_length = min(num_parallel_calls, cores)

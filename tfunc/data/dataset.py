@@ -27,6 +27,7 @@ import builtins
 import functools
 import itertools
 import operator
+import os
 
 import numpy as np
 
@@ -494,6 +495,8 @@ class Dataset(abc.ABC):
             n = _int_arg(num_parallel_calls, "num_parallel_calls")
             if n <= 0 and n != AUTOTUNE:
                 raise InvalidArgumentError(None, None, "num_parallel_calls must be greater than zero.")
+            if cycle_length is None and n != AUTOTUNE:  # TensorFlow's parallel interleave: no more than that
+                cycle_length = min(n, os.cpu_count() or 1)
         return _KINDS["interleave"](self, map_func, cycle_length, block_length)
 
     def window(self, size, shift=None, stride=1, drop_remainder=False, name=None) -> "Dataset":
