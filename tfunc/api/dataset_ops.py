@@ -106,4 +106,3 @@ def get_next(iterator_handle, element_spec):
     specs = tuple(flat_specs(element_spec))
     outs = ctx.graph.add_op(iterator_get_next_op, (iterator_handle,), {"out_specs": specs})
     return nest.pack_sequence_as(element_spec, list(outs))
-

@@ -96,10 +96,10 @@ def stream(op_seed=None, kind=None) -> GeneratorHolder:
             _state["counter"] = counter + 1
             return GeneratorHolder((g, _EAGER_TAG, counter))
         key = (g, int(op_seed))
-        h = _generators.get(key + (kind,))
-        if h is None:
-            h = _generators[key + (kind,)] = GeneratorHolder(key)
-        return h
+        found = _generators.get(key + (kind,))
+        if found is None:
+            found = _generators[key + (kind,)] = GeneratorHolder(key)
+        return found
 
 
 # --- arguments ---------------------------------------------------------------------------------

@@ -52,7 +52,7 @@ def _ns(expand_composites: bool) -> str:
     return COMPOSITES if expand_composites else NAMESPACE
 
 
-_PLAIN = {"none_is_leaf": True, "namespace": NAMESPACE}
+_PLAIN: dict[str, Any] = {"none_is_leaf": True, "namespace": NAMESPACE}
 
 
 def register_node(cls, flatten_fn: Callable, unflatten_fn: Callable) -> None:
@@ -82,10 +82,19 @@ def register_composite(cls) -> None:
 # --- the structure types optree does not open itself ----------------------------------------
 
 _lock = threading.Lock()
-_LEAF_TYPES = {int, float, bool, complex, str, bytes, type(None), np.ndarray}  # grows with each leaf type met
+_LEAF_TYPES: set[type] = {
+    int,
+    float,
+    bool,
+    complex,
+    str,
+    bytes,
+    type(None),
+    np.ndarray,
+}  # grows with each leaf type met
 _opened: set = set()  # the types registered here (on sight, or by register_node)
 # the types optree opens itself: a leaf only by a caller's ``is_leaf`` (namedtuple classes join)
-_optree_nodes = {list, tuple, dict, collections.OrderedDict, collections.defaultdict, collections.deque}
+_optree_nodes: set[type] = {list, tuple, dict, collections.OrderedDict, collections.defaultdict, collections.deque}
 
 
 def _sorted_keys(mapping) -> list:

@@ -805,6 +805,17 @@ def _is_library(f) -> bool:
     return "site-packages" in filename or "dist-packages" in filename
 
 
+def _python_call(obj):
+    """The Python function its class defines as ``__call__`` (an instance, not a class), or None."""
+    if isinstance(obj, type) or isinstance(obj, (types.FunctionType, types.MethodType)):
+        return None
+    for klass in type(obj).__mro__:
+        call = klass.__dict__.get("__call__")
+        if call is not None:
+            return call if inspect.isfunction(call) else None
+    return None
+
+
 def convert(fn, options=None):
     """The AutoGraph-converted version of ``fn`` (``fn`` itself when it cannot or need not be)."""
     if isinstance(fn, types.MethodType):
@@ -813,9 +824,8 @@ def convert(fn, options=None):
     if isinstance(fn, functools.partial):
         conv = convert(fn.func, options)
         return fn if conv is fn.func else functools.partial(conv, *fn.args, **fn.keywords)
-    if not isinstance(fn, type) and inspect.isfunction(getattr(type(fn), "__call__", None)):
-        # an object with a Python __call__ (a tf.Module's, a user class's): its method converted
-        call = type(fn).__call__
+    call = _python_call(fn)
+    if call is not None:  # an object with a Python __call__ (a tf.Module's, a user class's): its method
         conv = convert(call, options)
         return fn if conv is call else types.MethodType(conv, fn)
     if not inspect.isfunction(fn) or getattr(fn, "__ag_do_not_convert__", False):
@@ -908,9 +918,7 @@ def converted_call(f, args=(), kwargs=None, caller_fn_scope=None, options=None):
             f = _tf_range
         else:
             f = convert(f)
-    elif isinstance(f, functools.partial) or (
-        not isinstance(f, type) and inspect.isfunction(getattr(type(f), "__call__", None))
-    ):
+    elif isinstance(f, functools.partial) or _python_call(f) is not None:
         f = convert(f)  # a partial, or an object with a Python __call__
     else:
         override = _BUILTINS.get(f) if type(f) is types.BuiltinFunctionType or type(f) is type else None
