@@ -103,3 +103,20 @@ def test_out_of_range_and_bad_axes():
         ).get_concrete_function()
     with pytest.raises(TypeError, match="integer"):
         tf.reduce_sum(tf.ones([2]), axis=tf.constant(0.0))
+
+
+def test_composites_take_a_run_time_axis():
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    cases = [
+        (tf.math.reduce_std, lambda v: v.std(axis=1)),
+        (tf.math.reduce_variance, lambda v: v.var(axis=1)),
+        (tf.math.reduce_euclidean_norm, lambda v: np.sqrt((v * v).sum(axis=1))),
+        (tf.math.count_nonzero, lambda v: np.count_nonzero(v, axis=1)),
+    ]
+    for fn, ref in cases:
+        f = tf.function(lambda t, a, fn=fn: fn(t, axis=a), input_signature=[S([2, 3]), S([], tf.int32)])
+        np.testing.assert_allclose(f(x, 1).numpy(), ref(x), rtol=1e-6)
+    clip = tf.function(lambda t, a: tf.clip_by_norm(t, 1.0, axes=a), input_signature=[S([2, 3]), S([], tf.int32)])
+    np.testing.assert_allclose(
+        clip(x, 1).numpy(), x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1.0), rtol=1e-6
+    )

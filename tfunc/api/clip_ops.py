@@ -4,7 +4,7 @@ TensorFlow, so their gradients come from those ops')."""
 from __future__ import annotations
 
 from ..eager.convert import convert_to_tensor
-from . import creation_ops, math_ops, reduction_ops
+from . import creation_ops, math_ops, run_time_axis
 from .array_ops import identity
 from .linalg_ops import global_norm
 
@@ -15,7 +15,7 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     tensor stays zero (and has a zero gradient), as in TensorFlow."""
     t = convert_to_tensor(t)
     clip = math_ops.cast(convert_to_tensor(clip_norm), t.dtype)
-    l2sum = reduction_ops.reduce_sum(t * t, axis=axes, keepdims=True)
+    l2sum = run_time_axis.reduce_sum(t * t, axis=axes, keepdims=True)
     positive = math_ops.greater(l2sum, 0)
     safe = math_ops.where(positive, l2sum, creation_ops.ones_like(l2sum))
     l2norm = math_ops.where(positive, math_ops.sqrt(safe), l2sum)

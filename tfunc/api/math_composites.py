@@ -9,7 +9,7 @@ from ..core.errors import InvalidArgumentError
 from ..eager.convert import convert_to_tensor
 from ..eager.tensor import EagerTensor
 from . import math_ops as m
-from . import reduction_ops as r
+from . import run_time_axis as r  # (the reductions that also take an axis known only at run time)
 from .array_ops import gather, reshape, shape
 from .creation_ops import range as tf_range
 from .creation_ops import zeros_like
