@@ -18,6 +18,12 @@ _VALID = re.compile(r"^[A-Za-z0-9_.\-/>]*$")
 _scopes = threading.local()
 
 
+def current_name_scope() -> str:
+    """The open ``tf.name_scope`` blocks' prefix ("outer/inner/"), or "" outside any."""
+    stack = getattr(_scopes, "stack", None)
+    return stack[-1] if stack else ""
+
+
 def executing_eagerly() -> bool:
     """True outside a function being traced (and in functions run eagerly)."""
     return ctx.graph is None
@@ -40,8 +46,7 @@ class name_scope:
         stack = getattr(_scopes, "stack", None)
         if stack is None:
             stack = _scopes.stack = []
-        outer = stack[-1] if stack else ""
-        scope = (outer + self._name + "/") if self._name else ""
+        scope = (current_name_scope() + self._name + "/") if self._name else ""
         stack.append(scope)
         return scope
 

@@ -30,7 +30,7 @@ from ..ops import state as state_ops
 from ..ops.registry import REGISTRY
 from ..tracing.replay import Replay
 from . import indexing_ops
-from .context_ops import _scopes as _name_scopes
+from .context_ops import current_name_scope
 from .math_ops import cast
 
 SINGLETON_ERROR = (
@@ -125,8 +125,7 @@ class Variable:
             initial_value = initial_value()
         self._unique_id = next(_ids)
         self._trainable = bool(trainable)
-        scopes = getattr(_name_scopes, "stack", None)  # the open tf.name_scope blocks
-        self._name = f"{scopes[-1] if scopes else ''}{name or 'Variable'}:0"
+        self._name = f"{current_name_scope()}{name or 'Variable'}:0"
         self._value = None
         self._lock = threading.Lock()  # reads vs in-place updates (ops/state_ops.py)
         g = ctx.graph

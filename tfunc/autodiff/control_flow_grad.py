@@ -183,9 +183,11 @@ def _cond_stash(op):
         node = out0.graph.ir.node(out0.node)
         _stash_cond_node(node)
         node_attrs = node.attrs
-        if node_attrs["stash"] is None:
-            return None
-        stash = SymbolicTensor(out0.graph, node.id, node_attrs["stash"][2], VARIANT)
+        stash = (
+            None
+            if node_attrs["stash"] is None
+            else SymbolicTensor(out0.graph, node.id, node_attrs["stash"][2], VARIANT)
+        )
     if node_attrs.get("stash") is None:
         return None
     t_entries, f_entries, _ = node_attrs["stash"]
