@@ -289,6 +289,38 @@ def test_filter():
         list(Dataset.range(3).filter(lambda x: x))
 
 
+def test_map_and_filter_trace_their_function_once_as_tensorflow_does():
+    # TensorFlow traces the functions of map and filter when the dataset is built: Python side
+    # effects run once, not once per element
+    calls = []
+    mapped = Dataset.range(4).map(lambda x: (calls.append("map"), x * 3)[1])
+    kept = mapped.filter(lambda x: (calls.append("filter"), x % 2 == 0)[1])
+    assert calls == ["map", "filter"]
+    assert values(kept) == [0, 6] and values(kept) == [0, 6]
+    assert calls == ["map", "filter"]
+    with pytest.raises(ValueError, match=r"must return a `tf.bool` scalar.*dtype=tf.int64"):
+        Dataset.range(3).filter(lambda x: x)  # refused when built, as in TensorFlow
+    # the traced graph reads variables when the elements are made
+    v = tf.Variable(1, dtype=tf.int64)
+    shifted = Dataset.range(3).map(lambda x: x + v)
+    assert values(shifted) == [1, 2, 3]
+    v.assign(10)
+    assert values(shifted) == [10, 11, 12]
+
+
+def test_random_map_and_filter_draw_the_same_values_on_every_pass_under_a_seed():
+    # a pass over a dataset runs a fresh instance of the traced function (TensorFlow: each
+    # iterator instantiates it), so under a global seed every pass repeats its draws
+    tf.random.set_seed(7)
+    noisy = Dataset.range(6).map(lambda x: tf.cast(x, tf.float32) + tf.random.uniform(()))
+    first = values(noisy)
+    assert values(noisy) == first
+    draws = np.array(first) - np.arange(6)
+    assert np.all((draws >= 0) & (draws < 1)) and len(set(draws.tolist())) == 6  # a draw per element
+    sampled = Dataset.range(40).filter(lambda x: tf.random.uniform(()) < 0.5)
+    assert values(sampled) == values(sampled) and 0 < len(values(sampled)) < 40
+
+
 def test_reduce():
     total = Dataset.range(5).reduce(np.int64(0), lambda state, x: state + x)
     assert total.numpy() == 10 and total.dtype == tf.int64

@@ -102,6 +102,21 @@ def stream(op_seed=None, kind=None) -> GeneratorHolder:
         return found
 
 
+def restart_streams(ir) -> None:
+    """Starts again the seeded streams of the random nodes of a traced graph ``ir`` (its
+    branches, loop bodies and nested functions included): a tf.data pass runs its map
+    function as a fresh instance of the graph, so under a seed every pass draws the same."""
+    for node in ir.nodes():
+        for v in node.attrs.values():
+            if isinstance(v, GeneratorHolder):
+                if v.seed is not None:
+                    v.restart(v.seed)
+                continue
+            sub = v if hasattr(v, "nodes") else getattr(getattr(v, "graph", None), "ir", None)
+            if sub is not None and hasattr(sub, "nodes"):
+                restart_streams(sub)
+
+
 # --- arguments ---------------------------------------------------------------------------------
 
 _NUMBERS = (int, float, np.integer, np.floating)

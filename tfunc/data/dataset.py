@@ -8,10 +8,13 @@ re-runs the whole pipeline, so ``from_generator`` calls its generator again and
 
 Differences from TensorFlow, all invisible in the elements produced:
 
-* ``map`` runs ``map_func`` eagerly on every element (Python side effects run
-  each time).  ``element_spec`` of a mapped dataset comes from tracing
-  ``map_func`` with ``tfunc.function`` on the input's specs, as TensorFlow
-  does; a function that cannot be traced is run on the first element instead.
+* ``map`` and ``filter`` trace their function once with ``tfunc.function`` over
+  the input's element_spec, as TensorFlow does (Python side effects run once,
+  and under a seed every pass draws the same random values); the elements then
+  run through the traced graph.  A function that cannot be traced (it calls
+  ``.numpy()``, say), which TensorFlow refuses, runs eagerly on every element
+  instead; its ``element_spec`` then comes from the first element.  The other
+  functions (``flat_map``, ``scan``, ...) run eagerly on every element.
 * ``num_parallel_calls``, ``deterministic`` and ``prefetch`` are accepted and
   validated, but elements are produced one at a time, in order, on demand.
 * ``cache()`` keeps elements in memory; caching to a file is not supported.
@@ -34,6 +37,7 @@ import numpy as np
 from ..api import control_flow_ops, debugging_ops, math_ops, random_ops
 from ..api.creation_ops import zeros
 from ..api.dataset_ops import make_iterator, variant_tensor
+from ..api.random_ops import restart_streams
 from ..core import device as _device
 from ..core import dtypes as _dtypes
 from ..core import nest
@@ -124,12 +128,29 @@ def _callable(func, what: str):
 def _holds(predicate, element) -> bool:
     """``predicate(element)`` (a tuple's components as arguments), which must be a bool scalar."""
     keep = convert_to_tensor(_call(predicate, element))
-    if keep.dtype is not _dtypes.bool or keep.shape.rank != 0:
-        raise ValueError(
-            "Invalid `predicate`. `predicate` must return a `tf.bool` scalar "
-            f"tensor, but its return type is {_spec_of(keep)!r}."
-        )
+    _check_predicate_spec(TensorSpec(keep.shape, keep.dtype))
     return bool(keep)
+
+
+def _check_predicate_spec(spec) -> None:
+    if not isinstance(spec, TensorSpec) or spec.dtype is not _dtypes.bool or spec.shape.rank != 0:
+        raise ValueError(
+            f"Invalid `predicate`. `predicate` must return a `tf.bool` scalar tensor, but its return type is {spec!r}."
+        )
+
+
+def _trace(func, spec, finish):
+    """``func`` traced once with ``tfunc.function`` for elements of ``spec`` (a tuple's
+    components as its arguments, ``finish`` applied to its result), as tf.data traces the
+    functions of ``map`` and ``filter``: Python side effects run once, while tracing, and the
+    elements then run through the optimized graph.  None where the function cannot be traced
+    (it calls ``.numpy()``, say): it then runs eagerly on every element.  Returns
+    (the ConcreteFunction or None, the error that stopped the trace or None)."""
+    try:
+        with init_scope():
+            return function(lambda element: finish(_call(func, element))).get_concrete_function(spec), None
+    except Exception as e:  # noqa: BLE001 - any failure to trace: the function may still run eagerly
+        return None, e
 
 
 def _spec_of(element):
@@ -1001,24 +1022,30 @@ class _MapDataset(_UnaryDataset):
     def __init__(self, input_dataset, map_func):
         super().__init__(input_dataset)
         self._func = _callable(map_func, "map_func")
+        # a returned Python list is one tensor (stacked), as _to_tensors makes eager elements
+        self._traced, self._trace_error = _trace(
+            self._func, input_dataset.element_spec, lambda r: _as_components(_as_structure(r))
+        )
 
     def _elements(self):
+        traced = self._traced
+        if traced is None:
+            for element in self._input._elements():
+                yield _to_tensors(_as_structure(_call(self._func, element)))
+            return
+        restart_streams(traced.graph.ir)
         for element in self._input._elements():
-            yield _to_tensors(_as_structure(_call(self._func, element)))
+            yield traced.call_values([element])
 
     def _compute_spec(self):
-        spec = self._input.element_spec
-        args = spec if type(spec) is tuple else (spec,)
-        try:
-            # traced as the elements are made: a returned Python list is one tensor (stacked)
-            fn = function(
-                lambda *a: _as_components(_as_structure(_call(self._func, a if type(spec) is tuple else a[0])))
-            )
-            return _spec_of(fn.get_concrete_function(*args).structured_outputs)
-        except Exception:  # any failure to trace: the function may still run eagerly
-            for element in self._elements():
-                return _relaxed(_spec_of(element))
-            raise
+        if self._traced is not None:
+            return _spec_of(self._traced.structured_outputs)
+        for element in self._elements():
+            return _relaxed(_spec_of(element))
+        raise ValueError(
+            "The element_spec of a dataset mapped by a function that cannot be traced comes from its "
+            f"first element, and the dataset is empty. Tracing the function failed: {self._trace_error!r}"
+        ) from self._trace_error
 
 
 class _ParallelMapDataset(_MapDataset):
@@ -1029,10 +1056,20 @@ class _FilterDataset(_UnaryDataset):
     def __init__(self, input_dataset, predicate):
         super().__init__(input_dataset)
         self._predicate = _callable(predicate, "predicate")
+        self._traced, _ = _trace(self._predicate, input_dataset.element_spec, convert_to_tensor)
+        if self._traced is not None:
+            _check_predicate_spec(_spec_of(self._traced.structured_outputs))
 
     def _elements(self):
+        traced = self._traced
+        if traced is None:
+            for element in self._input._elements():
+                if _holds(self._predicate, element):
+                    yield element
+            return
+        restart_streams(traced.graph.ir)
         for element in self._input._elements():
-            if _holds(self._predicate, element):
+            if traced.call_values([element])._value:
                 yield element
 
     def _cardinality(self):

@@ -296,6 +296,11 @@ class ConcreteFunction:
             T.flatten_tensors(p.type, v, flat)
         return self._run(flat)
 
+    def call_values(self, values: list):
+        """Calls the trace with one value per parameter, each already of its trace type (as a
+        dataset's elements are of the element_spec the trace was made for): no binding, no checks."""
+        return self._call_bound(values)
+
     def __call__(self, *args, **kwargs):
         """Calls the trace: in the structure of the Python function's parameters (by position
         or name), or else flat, one tensor or Variable per input (by position, or by the
