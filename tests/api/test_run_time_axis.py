@@ -120,3 +120,12 @@ def test_composites_take_a_run_time_axis():
     np.testing.assert_allclose(
         clip(x, 1).numpy(), x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1.0), rtol=1e-6
     )
+
+
+def test_l2_normalize_takes_a_run_time_axis_and_norm_names_its_python_axes():
+    x = np.array([[3.0, 4.0], [6.0, 8.0]], np.float32)
+    f = tf.function(lambda t, a: tf.math.l2_normalize(t, axis=a), input_signature=[S([2, 2]), S([], tf.int32)])
+    np.testing.assert_allclose(f(x, 1).numpy(), x / np.linalg.norm(x, axis=1, keepdims=True), rtol=1e-6)
+    np.testing.assert_allclose(f(x, 0).numpy(), x / np.linalg.norm(x, axis=0, keepdims=True), rtol=1e-6)
+    with pytest.raises(ValueError, match="'axis' must be None, an integer, or a tuple"):  # as TensorFlow
+        tf.norm(tf.constant(x), axis=tf.constant(1))

@@ -14,7 +14,7 @@ from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import call
 from ..ops import linalg as L
 from ..ops.infer import normalize_axis
-from . import math_ops, reduction_ops
+from . import math_ops, reduction_ops, run_time_axis
 from .array_ops import expand_dims, squeeze, transpose
 
 Qr = namedtuple("Qr", ["q", "r"])
@@ -143,6 +143,8 @@ def _norm_axes(x, axis):
         return None
     if isinstance(axis, (int, np.integer)):
         return (normalize_axis(int(axis), rank, "norm"),)
+    if not isinstance(axis, (list, tuple)):  # a tensor too: TensorFlow's norm takes Python axes only
+        raise ValueError(f"norm: 'axis' must be None, an integer, or a tuple of 2 unique integers, got {axis!r}.")
     axes = tuple(normalize_axis(int(a), rank, "norm") for a in axis)
     if len(axes) not in (1, 2) or len(set(axes)) != len(axes):
         raise ValueError(f"norm: 'axis' must be an int or a pair of distinct ints, got {axis!r}.")
@@ -215,7 +217,7 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     """``x / sqrt(max(sum(x**2, axis), epsilon))``."""
     x = convert_to_tensor(x)
     axis = dim if axis is None else axis
-    sq = reduction_ops.reduce_sum(math_ops.square(x), axis=axis, keepdims=True)
+    sq = run_time_axis.reduce_sum(math_ops.square(x), axis=axis, keepdims=True)  # axis may be a run-time tensor
     return x * math_ops.rsqrt(math_ops.maximum(sq, math_ops.cast(epsilon, sq.dtype)))
 
 
