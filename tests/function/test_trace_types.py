@@ -6,6 +6,7 @@ import gc
 import logging
 
 import numpy as np
+import pytest
 
 import tfunc as tf
 from tfunc.function import trace_type as T
@@ -298,3 +299,44 @@ def test_an_ordered_dict_signature_pairs_values_by_key():
     g = tf.function(lambda d: d, input_signature=[spec])
     out = g(OD([("b", tf.constant(5.0)), ("a", tf.constant(2))]))
     assert out["b"].dtype == tf.float32 and float(out["b"]) == 5.0 and int(out["a"]) == 2
+
+
+def test_list_subclasses_and_other_mappings_are_structure_as_in_tensorflow():
+    import collections.abc
+
+    class Frozen(collections.abc.Mapping):  # a read-only Mapping: rebuilt from (key, value) pairs
+        def __init__(self, pairs):
+            self._d = dict(pairs)
+
+        def __getitem__(self, k):
+            return self._d[k]
+
+        def __iter__(self):
+            return iter(self._d)
+
+        def __len__(self):
+            return len(self._d)
+
+    class Row(list):
+        pass
+
+    seen = []
+
+    @tf.function
+    def f(m):
+        seen.append(type(m).__name__)
+        return m["a"] * 2.0 + m["b"]
+
+    assert float(f(Frozen({"b": tf.constant(2.0), "a": tf.constant(1.0)}))) == 4.0
+    assert float(f(Frozen({"a": tf.constant(3.0), "b": tf.constant(1.0)}))) == 7.0  # same trace, new values
+    assert seen == ["Frozen"]
+
+    @tf.function
+    def g(row):
+        seen.append(type(row).__name__)
+        return row[0] - row[1]
+
+    assert float(g(Row([tf.constant(5.0), tf.constant(2.0)]))) == 3.0  # the function sees a plain list
+    assert seen[-1] == "list"
+    with pytest.raises(TypeError, match="sortable keys"):
+        f(Frozen({1: tf.constant(1.0), "a": tf.constant(2.0)}))

@@ -21,6 +21,7 @@ state, datasets) goes through here.
 from __future__ import annotations
 
 import collections
+import functools
 import threading
 from collections.abc import Mapping, MappingView, MutableMapping, Sequence
 from typing import Any, Callable
@@ -128,20 +129,27 @@ def _register_sequence(cls, rebuild: Callable) -> None:
     _register(cls, lambda s: (list(s), None), lambda _, children: rebuild(children))
 
 
+def mapping_like(cls, order, values: dict):
+    """A ``cls`` Mapping holding ``values`` in the key order ``order``, made as TensorFlow's
+    ``sequence_like`` makes one: a MutableMapping filled in, another called with the pairs."""
+    if issubclass(cls, MutableMapping):
+        m = cls()
+        for k in order:
+            m[k] = values[k]
+        return m
+    return cls((k, values[k]) for k in order)
+
+
+def sorted_keys(mapping) -> list:
+    """The keys of ``mapping`` sorted, as TensorFlow flattens mappings (TypeError if they do not sort)."""
+    return _sorted_keys(mapping)
+
+
 def _open_type(cls) -> bool:
     """Registers ``cls`` as structure when TensorFlow's nest opens it; False for a leaf type.
     Rebuilding follows TensorFlow's ``sequence_like``."""
-    if issubclass(cls, MutableMapping):
-
-        def rebuild(order, values):
-            m = cls()
-            for k in order:
-                m[k] = values[k]
-            return m
-
-        _register_mapping(cls, rebuild)
-    elif issubclass(cls, Mapping):
-        _register_mapping(cls, lambda order, values: cls((k, values[k]) for k in order))
+    if issubclass(cls, Mapping):
+        _register_mapping(cls, functools.partial(mapping_like, cls))
     elif issubclass(cls, (MappingView, range)):
         _register_sequence(cls, list)
     elif issubclass(cls, Sequence) and not issubclass(cls, (str, bytes)):

@@ -7,7 +7,8 @@ The rules, as the guide states them:
 * a Variable: dtype, shape and its unique id;
 * a Python scalar, string or None: its value (``Literal[3]``);
 * a list / tuple: the types of its elements, in order; a namedtuple or
-  dataclass: its class and fields; a dict: keys and value types (any order).
+  dataclass: its class and fields; a dict or another Mapping: its class, keys
+  and value types (any order); a list subclass is a list.
   These are one rule on the pytree (``tfunc.nest``'s structure, plus dataclasses):
   a structure's type is its treespec and the types of its leaves;
 * an object with ``__tf_tracing_type__(context)``: whatever that returns;
@@ -20,8 +21,10 @@ and which tensors of an argument flow into the graph (``flatten_tensors``).
 from __future__ import annotations
 
 import abc
+import collections
 import dataclasses
 import weakref
+from collections.abc import Mapping
 
 import numpy as np
 import optree
@@ -334,6 +337,8 @@ class TracingContext:
 _LITERALS = (int, float, bool, str, bytes, complex, type(None))
 _TRACE_NS = "tfunc-trace"  # nest's structure, plus dataclasses (traced by their fields)
 _dataclasses: set = set()
+_containers: set = set()  # list subclasses and Mappings other than optree's own
+_OPTREE_OPENS = frozenset({list, dict, collections.OrderedDict, collections.defaultdict})
 
 
 def _register_dataclass(cls) -> None:
@@ -347,9 +352,31 @@ def _register_dataclass(cls) -> None:
     _dataclasses.add(cls)
 
 
+def _register_container(cls) -> None:
+    """Opens a list subclass or another Mapping as TensorFlow's function arguments do: a list
+    subclass reaches the function as a plain list; a Mapping is flattened in sorted key order
+    and rebuilt as a ``cls`` (``nest.mapping_like``)."""
+    if issubclass(cls, list):
+        optree.register_pytree_node(
+            cls, lambda x: (list(x), None, None), lambda _, children: list(children), namespace=_TRACE_NS
+        )
+    else:
+
+        def flatten(m):
+            keys = tuple(nest.sorted_keys(m))
+            return [m[k] for k in keys], keys, keys
+
+        def unflatten(keys, children):
+            return nest.mapping_like(cls, keys, dict(zip(keys, children)))
+
+        optree.register_pytree_node(cls, flatten, unflatten, namespace=_TRACE_NS)
+    _containers.add(cls)
+
+
 def _is_leaf(value) -> bool:
     """Leaves of an argument's structure: tensors, variables, datasets, objects with their own
-    trace type; everything optree does not open.  Dataclasses open (registered on first sight)."""
+    trace type; everything optree does not open.  Dataclasses, list subclasses and other
+    Mappings open (registered on first sight)."""
     t = type(value)
     if t is EagerTensor or t in _LITERALS or isinstance(value, (Tensor, TensorSpec, np.ndarray)):
         return True
@@ -359,8 +386,12 @@ def _is_leaf(value) -> bool:
         or hasattr(value, "_tf_runtime_type")
     ):
         return not isinstance(value, type)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type) and t not in _dataclasses:
+    if t in _dataclasses or t in _containers or t in _OPTREE_OPENS or isinstance(value, type):
+        return False
+    if dataclasses.is_dataclass(value):
         _register_dataclass(t)
+    elif isinstance(value, (list, Mapping)):
+        _register_container(t)
     return False
 
 
