@@ -68,8 +68,41 @@ def test_writing_an_inconsistent_element_shape_raises(mode):
         ta = ta.write(1, [1.0, 2.0, 3.0])
         return ta.stack()
 
-    with pytest.raises(tf.errors.InvalidArgumentError, match="incompatible"):
+    with pytest.raises(ValueError, match="incompatible"):  # TensorFlow's class, eagerly and while tracing
         run(mode, f)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_infer_shape_false_takes_elements_of_different_shapes(mode):
+    def f():
+        ta = tf.TensorArray(tf.float32, size=2, infer_shape=False)
+        ta = ta.write(0, [1.0, 2.0])
+        ta = ta.write(1, [3.0, 4.0, 5.0])
+        return ta.concat(), ta.read(1)
+
+    joined, second = run(mode, f)
+    assert joined.numpy().tolist() == [1.0, 2.0, 3.0, 4.0, 5.0] and second.numpy().tolist() == [3.0, 4.0, 5.0]
+    assert tf.TensorArray(tf.float32, size=1, infer_shape=False).write(0, [1.0]).element_shape.rank is None
+
+    def g():
+        ta = tf.TensorArray(tf.float32, size=2, infer_shape=False)
+        return ta.write(0, [1.0]).write(1, [1.0, 2.0]).stack()
+
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"stack.*element 1 has shape \(2,\)"):
+        run(mode, g)
+
+
+def test_a_loop_may_write_elements_whose_shapes_tracing_did_not_know():
+    # TensorFlow checks writes against the shapes known while tracing: in the loop those are
+    # (None,), so elements of different lengths go in and concat joins them
+    @tf.function
+    def f(n):
+        ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+        for i in tf.range(n):
+            ta = ta.write(i, tf.fill([i + 1], tf.cast(i, tf.float32)))
+        return ta.concat()
+
+    assert f(tf.constant(3)).numpy().tolist() == [0.0, 1.0, 1.0, 2.0, 2.0, 2.0]
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -31,6 +31,7 @@ class TensorArray:
     ):
         self._dtype = D.as_dtype(dtype)
         self._dynamic = bool(dynamic_size)
+        self._infer = bool(infer_shape)  # writes fix the element shape (each later one must match)
         self._element_shape = None if element_shape is None else to_tuple(element_shape)
         if handle is not None:
             self._handle, self._length = handle, size
@@ -53,6 +54,7 @@ class TensorArray:
             dynamic_size=self._dynamic,
             handle=handle,
             element_shape=element_shape if element_shape is not None else self._element_shape,
+            infer_shape=self._infer,
         )
         return ta
 
@@ -88,7 +90,7 @@ class TensorArray:
         h = call(ops.tensor_array_write_op, (self._handle, i, v), self._attrs())
         shape = self._element_shape
         vs = v.shape._dims
-        if vs is not None and (shape is None or None in shape):
+        if self._infer and vs is not None and (shape is None or None in shape):
             shape = vs
         return self._with(h, shape)
 
@@ -110,7 +112,7 @@ class TensorArray:
         v = v if v.dtype is self._dtype else convert_to_tensor(value, dtype=self._dtype)
         h = call(ops.tensor_array_unstack_op, (self._handle, v), self._attrs())
         es = v.shape._dims[1:] if v.shape._dims is not None else None
-        return self._with(h, self._element_shape or es)
+        return self._with(h, self._element_shape or (es if self._infer else None))
 
     def scatter(self, indices, value, name=None):
         """Writes the rows of ``value`` as the elements at ``indices``."""
@@ -119,7 +121,7 @@ class TensorArray:
         v = v if v.dtype is self._dtype else convert_to_tensor(value, dtype=self._dtype)
         h = call(ops.tensor_array_scatter_op, (self._handle, idx, v), self._attrs())
         es = v.shape._dims[1:] if v.shape._dims is not None else None
-        return self._with(h, self._element_shape or es)
+        return self._with(h, self._element_shape or (es if self._infer else None))
 
     def split(self, value, lengths, name=None):
         """Splits ``value`` along its first axis into elements of the given ``lengths``."""

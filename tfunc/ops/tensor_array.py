@@ -55,17 +55,13 @@ class TensorArrayBuffer:
         return i
 
     def write(self, i, value):
+        # The element shape a write must match is checked where it is known: against the
+        # shapes seen while tracing (the op's attribute, inferred from earlier writes unless
+        # infer_shape=False).  As in TensorFlow, elements whose shapes were unknown then may
+        # differ when the graph runs (stack refuses them, concat takes them).
         shape = tuple(np.shape(value))
-        if self.element_shape is not None and (
-            len(self.element_shape) != len(shape) or not shapes_compatible(self.element_shape, shape)
-        ):
-            raise InvalidArgumentError(
-                f"Could not write to TensorArray index {int(i)} because the value shape is "
-                f"{format_shape(shape)} which is incompatible with the TensorArray's inferred "
-                f"element shape: {format_shape(self.element_shape)} (consider setting infer_shape=False)."
-            )
         if self.element_shape is None or None in self.element_shape:
-            self.element_shape = shape
+            self.element_shape = shape  # the shape of an empty stack, and of gradients
         self.items[self._index(i, True)] = value
         return self
 
@@ -78,10 +74,12 @@ class TensorArrayBuffer:
         return v
 
     def gather(self, indices, xp):
-        items = [self.read(i) for i in np.asarray(indices).reshape(-1)]
+        idx = np.asarray(indices).reshape(-1)
+        items = [self.read(i) for i in idx]
         if not items:
             shape = (0,) + tuple(d or 0 for d in (self.element_shape or ()))
             return xp.zeros(shape, self.elem_dtype._np)
+        _check_same_shapes(items, idx, "gather")
         return _module_of(items[0], xp).stack(items)
 
     def scatter(self, indices, values):
@@ -134,8 +132,20 @@ class TensorArrayBuffer:
         if not self.items:
             shape = (0,) + tuple(d or 0 for d in (self.element_shape or element_shape or ()))
             return xp.zeros(shape, self.elem_dtype._np)
+        _check_same_shapes(self.items, range(len(self.items)), "stack")
         xp = _module_of(self.items[0], xp)
         return xp.stack(self.items)
+
+
+def _check_same_shapes(items, indices, what: str) -> None:
+    first = np.shape(items[0])
+    for i, v in zip(indices, items):
+        if np.shape(v) != first:
+            raise InvalidArgumentError(
+                f"Could not {what} the TensorArray: element {int(i)} has shape {format_shape(np.shape(v))} "
+                f"and element {int(indices[0])} has shape {format_shape(first)} (concat joins elements "
+                "that differ in their first dimension)."
+            )
 
 
 def _module_of(a, default):
@@ -160,9 +170,9 @@ def _write_infer(specs, attrs):
         )
     es = attrs["element_shape"]
     if es is not None and v.shape is not None and not shapes_compatible(es, v.shape):
-        raise InvalidArgumentError(
+        raise ValueError(  # TensorFlow's error class, eagerly and while tracing
             f"TensorArray element shape {format_shape(es)} is incompatible with a value of "
-            f"shape {format_shape(v.shape)}."
+            f"shape {format_shape(v.shape)} (the shape earlier writes fixed; consider setting infer_shape=False)."
         )
     return (_HANDLE,)
 
