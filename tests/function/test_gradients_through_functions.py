@@ -129,3 +129,27 @@ def test_watched_variables_of_a_tape_around_a_function():
     assert [v.numpy() for v in tape.watched_variables()] == [1.0]
     grads = tape.gradient(y, [a, b])
     assert float(grads[0]) == 3.0 and grads[1] is None
+
+
+def test_tape_around_the_first_call_of_a_function_that_creates_a_variable_from_its_argument():
+    # the variable's value comes from this very call; as in TensorFlow no gradient reaches its
+    # initial value, so d(v * x)/dx is v (6), not 4x (12)
+    class Scaled(tf.Module):
+        def __init__(self):
+            self.v = None
+
+        @tf.function
+        def __call__(self, x):
+            if self.v is None:
+                self.v = tf.Variable(x * 2.0)
+            return self.v * x
+
+    m, x = Scaled(), tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = m(x)
+    assert float(y) == 18.0 and float(tape.gradient(y, x)) == 6.0
+    assert float(m.v) == 6.0 and float(m(tf.constant(1.0))) == 6.0  # the variable was initialized once
+    with tf.GradientTape() as tape:
+        y = m(tf.constant(2.0))
+    assert float(tape.gradient(y, m.v)) == 2.0  # later calls differentiate through it

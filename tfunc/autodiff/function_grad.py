@@ -252,7 +252,9 @@ def call_with_tape(cf, flat):
     as one op; returns its flat output tensors, or None when no tape needs the call (the
     caller then runs it plainly)."""
     tapes = [t for t in ctx.tapes if t._recording]
-    variables = _read_variables(cf)
+    # A variable this trace creates from an argument gets its value from this very run: no
+    # tape saw it before, and (as in TensorFlow) no gradient reaches its initial value.
+    variables = [v for v in _read_variables(cf) if v._value is not None]
     reads = [v._read_for_tapes() for v in variables]
     constants = _captured_constants(cf, tapes)
     flat = list(flat) + [t for t, _ in constants]
