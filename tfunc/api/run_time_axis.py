@@ -16,8 +16,7 @@ from ..core import dtypes as D
 from ..core.errors import InvalidArgumentError
 from ..eager.convert import convert_to_tensor
 from . import reduction_ops as r
-from .array_composites import boolean_mask
-from .array_ops import reshape, shape, unstack
+from .array_ops import gather, reshape, shape, squeeze, unstack
 from .creation_ops import range as tf_range
 from .debugging_ops import Assert
 from .functional_ops import switch_case
@@ -62,7 +61,7 @@ def _reduction(static_fn):
         a = cast(axis, D.int32)
         a = where(less(a, 0), a + rank, a)
         kept = r.reduce_all(not_equal(reshape(tf_range(rank), [-1, 1]), reshape(a, [1, -1])), axis=1)
-        return reshape(y, boolean_mask(shape(y), kept))
+        return reshape(y, gather(shape(y), squeeze(where(kept), [1])))  # the dimensions not reduced
 
     return fn
 
