@@ -1,6 +1,7 @@
 """Layer 8, automatic differentiation: the tape, the gradient table and its rules.
 
-Importing the package registers every gradient rule (the ``*_grad`` modules)."""
+Importing the package registers every gradient rule (the ``*_grad`` modules).  As
+``tf.autodiff`` it offers ``GradientTape`` and ``ForwardAccumulator``."""
 
 from . import (
     array_grad,
@@ -26,3 +27,5 @@ from . import (
     state_grad,
     tensor_array_grad,
 )
+from .forward_accumulator import ForwardAccumulator
+from .tape import GradientTape
