@@ -107,8 +107,14 @@ def sigmoid(x):
     return _attach_logits(math_ops.sigmoid(x), x, "sigmoid")
 
 
+def _float(x):
+    """``x`` as a tensor, integers and bools cast to float32 (Keras's tanh and exp do)."""
+    x = convert_to_tensor(x)
+    return x if x.dtype.is_floating or x.dtype.is_complex else math_ops.cast(x, "float32")
+
+
 def tanh(x):
-    return math_ops.tanh(convert_to_tensor(x))
+    return math_ops.tanh(_float(x))
 
 
 def softmax(x, axis=-1):
@@ -138,7 +144,7 @@ def softplus(x):
 
 
 def exponential(x):
-    return math_ops.exp(convert_to_tensor(x))
+    return math_ops.exp(_float(x))
 
 
 def swish(x):

@@ -232,11 +232,18 @@ def _weighted_reduce(losses, sample_weight, reduction):
         if sw.dtype is not losses.dtype:
             sw = math_ops.cast(sw, losses.dtype)
         lr, wr = losses.shape.rank, sw.shape.rank
+        per_sample = False  # weights of whole samples for losses with more axes (not Keras's rule)
         if lr is not None and wr is not None and wr != 0:
             if wr == lr + 1 and sw.shape[-1] in (1, None):
-                sw = array_ops.squeeze(sw, axis=[-1])
+                if lr == 1:  # Keras's squeeze_or_expand_to_same_rank: (n,) losses become (n, 1)
+                    losses = array_ops.expand_dims(losses, -1)
+                else:
+                    sw = array_ops.squeeze(sw, axis=[-1])
             elif wr + 1 == lr:
-                sw = array_ops.expand_dims(sw, -1)
+                if losses.shape[-1] == 1:
+                    sw = array_ops.expand_dims(sw, -1)
+                else:
+                    sw, per_sample = array_ops.expand_dims(sw, -1), True
         losses = losses * sw
         sample_weight = sw
     if reduction in (Reduction.NONE, None):
@@ -245,7 +252,10 @@ def _weighted_reduce(losses, sample_weight, reduction):
     if reduction == Reduction.SUM:
         return total
     if reduction == Reduction.MEAN_WITH_SAMPLE_WEIGHT and sample_weight is not None:
-        n = reduction_ops.reduce_sum(array_ops.broadcast_to_like(sample_weight, losses))
+        # Keras divides by the sum of the weights as given (a scalar weight: by itself)
+        n = reduction_ops.reduce_sum(
+            array_ops.broadcast_to_like(sample_weight, losses) if per_sample else sample_weight
+        )
     else:
         n = math_ops.cast(array_ops.size(losses), losses.dtype)
     return _div_no_nan(total, n)

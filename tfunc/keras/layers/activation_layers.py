@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...api import math_ops, nn_ops, reduction_ops
 from ...core.shapes import TensorShape
+from ...eager.convert import convert_to_tensor
 from .. import activations as _activations
 from .policy import PolicyLayer
 
@@ -45,7 +46,10 @@ class LeakyReLU(_Elementwise):
         self.negative_slope = float(negative_slope)
 
     def call(self, inputs):
-        return math_ops.where(math_ops.greater_equal(inputs, 0.0), inputs, inputs * self.negative_slope)
+        x = convert_to_tensor(inputs)
+        if not x.dtype.is_floating:  # a slope makes fractions: float32, as Keras
+            x = math_ops.cast(x, "float32")
+        return math_ops.where(math_ops.greater_equal(x, 0.0), x, x * self.negative_slope)
 
 
 class ELU(_Elementwise):

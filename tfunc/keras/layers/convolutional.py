@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...api import nn_ops
+from ...api import array_ops, nn_ops
 from ...core.shapes import TensorShape
 from ...eager.convert import convert_to_tensor
 from .. import activations as _activations
@@ -335,16 +335,16 @@ class Conv2DTranspose(PolicyLayer):
         if x.shape.rank is not None and x.shape.rank != 4:
             raise _ndim_error(self, "ndim=4", x.shape)
         n, h, w, _ = x.shape.as_list()
-        if None in (n, h, w):
+        if None in (h, w):
             raise ValueError(
-                f"Conv2DTranspose {self.name!r} needs static batch, height and width (got {x.shape}); give the "
+                f"Conv2DTranspose {self.name!r} needs a static height and width (got {x.shape}); give the "
                 "function an input_signature with known sizes."
             )
         oh, ow = self._out_hw(h, w)
         out = nn_ops.conv2d_transpose(
             x,
             self._compute(self.kernel),
-            output_shape=[n, oh, ow, self.filters],
+            output_shape=[array_ops.shape(x)[0] if n is None else n, oh, ow, self.filters],
             strides=self.strides,
             padding=self.padding.upper(),
             dilations=self.dilation_rate,

@@ -36,7 +36,26 @@ class _Merge(PolicyLayer):
         raise NotImplementedError
 
     def call(self, inputs):
-        return self._merge(_tensor_list(self, inputs, self._minimum))
+        xs = _tensor_list(self, inputs, self._minimum)
+        batches = {x.shape[0] for x in xs if x.shape.rank}
+        batches.discard(None)
+        if len(batches) > 1:
+            raise ValueError(
+                "Cannot merge tensors with different batch sizes. "
+                f"Received tensors with shapes {[tuple(x.shape.as_list() or ()) for x in xs]}"
+            )
+        ranks = [x.shape.rank for x in xs]
+        if None not in ranks and len(set(ranks)) > 1:
+            # as Keras: a lower-rank input gains axes after the batch axis (not in front, where
+            # broadcasting would pair its rows with the wrong batch entries)
+            top = max(ranks)
+            expanded = []
+            for x, r in zip(xs, ranks):
+                for _ in range(top - r):
+                    x = array_ops.expand_dims(x, 1)
+                expanded.append(x)
+            xs = expanded
+        return self._merge(xs)
 
     def compute_output_shape(self, input_shape):
         shapes = [TensorShape(s) for s in input_shape]
@@ -76,7 +95,7 @@ class Average(_Merge):
     """The elementwise mean of the inputs."""
 
     def _merge(self, xs):
-        return _sum(xs) / float(len(xs))
+        return math_ops.truediv(_sum(xs), len(xs))  # integers: a float mean, as Keras
 
 
 class Maximum(_Merge):

@@ -116,7 +116,7 @@ class BatchNormalization(PolicyLayer):
         x = convert_to_tensor(inputs)
         shape = x.shape.as_list()
         rank = len(shape)
-        work = D.float32 if x.dtype in _LOW else x.dtype
+        work = D.float32 if x.dtype in _LOW or not x.dtype.is_floating else x.dtype  # ints: float32, as Keras
         y = math_ops.cast(x, work) if x.dtype is not work else x
         gamma = None if self.gamma is None else self._broadcast(self.gamma, shape, work)
         beta = None if self.beta is None else self._broadcast(self.beta, shape, work)
@@ -146,7 +146,7 @@ class BatchNormalization(PolicyLayer):
                 self._update(self.moving_mean, flat_mean, training)
                 self._update(self.moving_variance, flat_var, training)
                 out = math_ops.where(training, trained, inference())
-        return math_ops.cast(out, x.dtype) if out.dtype is not x.dtype else out
+        return math_ops.cast(out, x.dtype) if x.dtype in _LOW else out
 
     def _update(self, var, batch_value, when=None):
         """``var = var * momentum + batch_value * (1 - momentum)`` (only where ``when`` holds)."""
@@ -213,7 +213,7 @@ class LayerNormalization(PolicyLayer):
     def call(self, inputs):
         x = convert_to_tensor(inputs)
         rank = x.shape.rank
-        work = D.float32 if x.dtype in _LOW else x.dtype
+        work = D.float32 if x.dtype in _LOW or not x.dtype.is_floating else x.dtype  # ints: float32, as Keras
         y = math_ops.cast(x, work) if x.dtype is not work else x
         shape = x.shape.as_list()
 
@@ -233,7 +233,7 @@ class LayerNormalization(PolicyLayer):
             gamma = None if self.gamma is None else param(self.gamma)
             beta = None if self.beta is None else param(self.beta)
             out = nn_ops.batch_normalization(y, mean, var, beta, gamma, self.epsilon)
-        return math_ops.cast(out, x.dtype) if out.dtype is not x.dtype else out
+        return math_ops.cast(out, x.dtype) if x.dtype in _LOW else out
 
     def compute_output_shape(self, input_shape):
         return TensorShape(input_shape)

@@ -72,17 +72,26 @@ class Reshape(PolicyLayer):
         batch = x.shape[0] if x.shape.rank else None
         if batch is not None:
             return array_ops.reshape(x, [batch] + list(self.target_shape))
-        if -1 not in self.target_shape:
-            return array_ops.reshape(x, [-1] + list(self.target_shape))
-        # an unknown batch and a -1 in the target: the batch size is read at run time
+        target = self.compute_output_shape(x.shape).as_list()[1:] if x.shape.rank else list(self.target_shape)
+        if None not in target:  # the -1 worked out from the known sizes (static shapes stay known)
+            return array_ops.reshape(x, [-1] + target)
+        # an unknown batch and a -1 that unknown sizes decide: the batch size is read at run time
         return array_ops.reshape(x, array_ops.stack([array_ops.shape(x)[0]] + list(self.target_shape)))
 
     def compute_output_shape(self, input_shape):
         dims = TensorShape(input_shape).as_list()
         target = list(self.target_shape)
+        rest = dims[1:]
+        known = int(np.prod([d for d in target if d != -1]))
+        if None not in rest and (
+            (-1 in target and known and int(np.prod(rest)) % known)
+            or (-1 not in target and int(np.prod(rest)) != known)
+        ):
+            raise ValueError(
+                "The total size of the tensor must be unchanged. Received: "
+                f"input_shape={tuple(rest)}, target_shape={self.target_shape}"
+            )
         if -1 in target:
-            rest = dims[1:]
-            known = int(np.prod([d for d in target if d != -1]))
             target[target.index(-1)] = None if None in rest or not known else int(np.prod(rest)) // known
         return TensorShape([dims[0]] + target)
 
