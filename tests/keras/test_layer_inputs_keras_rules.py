@@ -71,3 +71,11 @@ def test_loss_weights_of_one_more_rank_than_the_losses():
     np.testing.assert_allclose(per_sample.numpy().ravel(), ((yt - yp) ** 2).ravel() * sw.ravel())
     weighted_mean = tf.keras.losses.MeanSquaredError(reduction="mean_with_sample_weight")
     assert float(weighted_mean(yt, yp, sample_weight=2.0)) == pytest.approx(5.25)  # divided by the weight given
+
+
+def test_a_valid_window_longer_than_the_input_is_refused():
+    x = np.ones((1, 2, 2, 1), np.float32)
+    for layer in (L.Conv2D(2, 3), L.DepthwiseConv2D(3), L.Conv2D(2, 2, dilation_rate=2)):
+        with pytest.raises(ValueError, match="zero or negative"):
+            layer(x)
+    assert L.Conv2D(2, 2)(x).shape == (1, 1, 1, 2) and L.Conv2D(2, 3, padding="same")(x).shape == (1, 2, 2, 2)

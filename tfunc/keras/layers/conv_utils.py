@@ -4,12 +4,19 @@ from __future__ import annotations
 
 
 def output_length(size, kernel, stride, dilation, padding):
-    """Output length along one axis for ``padding`` 'valid' or 'same' (None stays None)."""
+    """Output length along one axis for ``padding`` 'valid' or 'same' (None stays None); a
+    'valid' window longer than the input is refused, as Keras refuses it."""
     if size is None:
         return None
     if padding == "same":
         return -(-size // stride)
-    return max(0, -(-(size - (kernel - 1) * dilation) // stride))
+    span = (kernel - 1) * dilation + 1
+    if span > size:
+        raise ValueError(
+            f"Computed output size would be zero or negative: an input of length {size} is shorter than "
+            f"the window of {kernel} (dilation {dilation}) with padding 'valid'."
+        )
+    return -(-(size - span + 1) // stride)
 
 
 def transpose_output_length(size, kernel, stride, dilation, padding, output_padding=None):

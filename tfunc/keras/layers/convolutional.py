@@ -107,6 +107,8 @@ class Conv2D(PolicyLayer):
         inputs = convert_to_tensor(inputs)
         if inputs.shape.rank is not None and inputs.shape.rank != 4:
             raise _ndim_error(self, "ndim=4", inputs.shape)
+        if inputs.shape.rank is not None:
+            self.compute_output_shape(inputs.shape)  # refuses a window longer than the input, as Keras
         out = nn_ops.conv2d(
             self._compute(inputs),
             self._compute(self.kernel),
@@ -123,14 +125,10 @@ class Conv2D(PolicyLayer):
         if shape.rank != 4:
             raise ValueError(f"Conv2D expects a 4-D (NHWC) input shape, got {input_shape}.")
         n, h, w, _ = shape.as_list()
-        dims = []
-        for size, k, s, d in zip((h, w), self.kernel_size, self.strides, self.dilation_rate):
-            if size is None:
-                dims.append(None)
-            elif self.padding == "same":
-                dims.append(-(-size // s))
-            else:
-                dims.append(max(0, -(-(size - (k - 1) * d) // s)))
+        dims = [
+            output_length(size, k, s, d, self.padding)
+            for size, k, s, d in zip((h, w), self.kernel_size, self.strides, self.dilation_rate)
+        ]
         return TensorShape([n] + dims + [self.filters])
 
 
@@ -226,6 +224,8 @@ class DepthwiseConv2D(PolicyLayer):
         x = self._compute(inputs)
         if x.shape.rank is not None and x.shape.rank != 4:
             raise _ndim_error(self, "ndim=4", x.shape)
+        if x.shape.rank is not None:
+            self.compute_output_shape(x.shape)  # refuses a window longer than the input, as Keras
         out = nn_ops.depthwise_conv2d(
             x,
             self._compute(self.depthwise_kernel),
