@@ -180,6 +180,14 @@ OPTIMIZERS = {
         lambda: keras.optimizers.Adam(keras.optimizers.schedules.ExponentialDecay(0.1, 10, 0.9)),
         ["iteration", ("m", "v")],
     ),
+    "nadam": (lambda: keras.optimizers.Nadam(), ["iteration", "learning_rate", ("momentum", "velocity"), "u_product"]),
+    "adamax": (lambda: keras.optimizers.Adamax(), ["iteration", "learning_rate", ("momentum", "norm")]),
+    "adadelta": (
+        lambda: keras.optimizers.Adadelta(),
+        ["iteration", "learning_rate", ("accumulated_grad", "accumulated_delta_var")],
+    ),
+    "ftrl": (lambda: keras.optimizers.Ftrl(), ["iteration", "learning_rate", ("accumulator", "linear")]),
+    "lion": (lambda: keras.optimizers.Lion(), ["iteration", "learning_rate", "momentum"]),
 }
 
 
@@ -197,6 +205,8 @@ def expected_optimizer_values(model, spec):
             out.append(opt.iterations.numpy())
         elif item == "learning_rate":
             out.append(opt.learning_rate.numpy())
+        elif item == "u_product":  # Nadam's, made after the slots
+            out.append(opt.variables[-1].numpy())
         else:
             group = item if isinstance(item, tuple) else (item,)
             for var in model.trainable_weights:

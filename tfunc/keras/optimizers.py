@@ -1,4 +1,4 @@
-"""``tfunc.keras.optimizers``: SGD and Adam with Keras's update rules.
+"""``tfunc.keras.optimizers``: Keras 3's optimizers and update rules.
 
 State lives in ``tfunc.Variable`` objects and every update is an ``assign*``,
 so ``apply_gradients`` works eagerly and inside a ``tfunc.function``. The
@@ -64,16 +64,27 @@ class Optimizer(Module):
     changes the updates made by already-traced functions too; or a schedule
     (``optimizers.schedules``, called with the iteration count) or a function of no arguments,
     evaluated at every update. ``clipnorm`` (per gradient), ``global_clipnorm`` (all gradients
-    together) or ``clipvalue`` bound the gradients first; only one of them can be set.
+    together) or ``clipvalue`` bound the gradients first; only one of them can be set. Then, as
+    in Keras 3, ``weight_decay`` (any optimizer) shrinks each variable not excluded with
+    :meth:`exclude_from_weight_decay`: ``w = w - learning_rate * weight_decay * w``, before its step.
     """
 
     _tfunc_is_optimizer = True
 
-    def __init__(self, name, learning_rate=0.001, clipnorm=None, clipvalue=None, global_clipnorm=None, **kwargs):
+    def __init__(
+        self,
+        name,
+        learning_rate=0.001,
+        weight_decay=None,
+        clipnorm=None,
+        clipvalue=None,
+        global_clipnorm=None,
+        **kwargs,
+    ):
         if kwargs:
             raise TypeError(
                 f"{sorted(kwargs)[0]!r} is not a valid argument for tfunc.keras.optimizers.{name}; "
-                "supported: learning_rate, clipnorm, clipvalue, global_clipnorm and the "
+                "supported: learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm and the "
                 "optimizer's own hyperparameters."
             )
         super().__init__(name=name)
@@ -85,6 +96,9 @@ class Optimizer(Module):
         self.clipnorm = None if clipnorm is None else float(clipnorm)
         self.clipvalue = None if clipvalue is None else float(clipvalue)
         self.global_clipnorm = None if global_clipnorm is None else float(global_clipnorm)
+        self.weight_decay = None if weight_decay is None else float(weight_decay)
+        self._tfunc_no_decay_ids: set = set()
+        self._tfunc_no_decay_names: list = []
         self._tfunc_lr = None
         self._tfunc_lr_schedule = None
         if callable(learning_rate) and not isinstance(learning_rate, (Variable, Tensor)):
@@ -97,6 +111,7 @@ class Optimizer(Module):
         self._tfunc_iterations = None
         self._tfunc_slots: dict = {}  # variable id -> {slot name: Variable}
         self._tfunc_slot_order: list = []  # slot variables in creation order
+        self._tfunc_var_list: list = []  # the variables built for, in order (what `apply(grads)` updates)
 
     @staticmethod
     def _check_lr(lr):
@@ -220,7 +235,20 @@ class Optimizer(Module):
                     slots[slot] = s
                     self._tfunc_slot_order.append(s)
                 self._tfunc_slots[v._unique_id] = slots
+                self._tfunc_var_list.append(v)
         self._tfunc_tracking_changed()  # a checkpoint restored before this step fills the new state
+
+    # --- weight decay --------------------------------------------------------------------
+    def exclude_from_weight_decay(self, var_list=None, var_names=None):
+        """Variables in ``var_list``, or whose name contains one of ``var_names``, get no decay."""
+        for v in var_list or ():
+            self._tfunc_no_decay_ids.add(v._unique_id)
+        self._tfunc_no_decay_names.extend(var_names or ())
+
+    def _decays(self, var) -> bool:
+        if var._unique_id in self._tfunc_no_decay_ids:
+            return False
+        return not any(part in var.name for part in self._tfunc_no_decay_names)
 
     # --- applying gradients --------------------------------------------------------------
     def _clip(self, grads):
@@ -279,10 +307,43 @@ class Optimizer(Module):
         current = self._current_learning_rate()
         if isinstance(current, Variable):
             current = current.read_value()
-        for g, v in zip(grads, variables):
-            lr = math_ops.cast(current, v.dtype) if v.dtype is not D.float32 else current
-            self._update_step(g, v, lr)
+        self._update_steps(grads, variables, current)
         return self._tfunc_iterations.assign_add(convert_to_tensor(1, dtype=D.int64))
+
+    def _update_steps(self, grads, variables, lr32):
+        """Weight decay, then the update step, of each variable (``lr32``: the float32 rate)."""
+        for g, v in zip(grads, variables):
+            lr = math_ops.cast(lr32, v.dtype) if v.dtype is not D.float32 else lr32
+            if self.weight_decay and self._decays(v):
+                v.assign_sub(v.read_value() * (lr * self.weight_decay))
+            self._update_step(g, v, lr)
+
+    def apply(self, grads, trainable_variables=None):
+        """Keras 3's form of :meth:`apply_gradients`: ``grads`` in the order of
+        ``trainable_variables`` or, without them, of the variables the optimizer was built with.
+        An empty ``grads`` does nothing (not even count a step)."""
+        grads = list(grads)
+        if not grads:
+            return
+        if trainable_variables is None:
+            built = self._built_variables()
+            if built is None:
+                raise ValueError(
+                    "When passing `grads` without `variables`, the optimizer must already be built on a list of "
+                    "variables. Call `optimizer.build(trainable_variables)` first. "
+                )
+            if len(grads) != len(built):
+                raise ValueError(
+                    "When passing `grads` as a list of gradient tensors, the gradients must match "
+                    f"`optimizer.variables` one-to-on. Received a list of {len(grads)} gradients, but the "
+                    f"optimizer is tracking {len(built)} trainable variables."
+                )
+            trainable_variables = built
+        self.apply_gradients(zip(grads, trainable_variables))
+
+    def _built_variables(self):
+        """The variables the optimizer was built for, in order; None before it is built."""
+        return None if self._tfunc_iterations is None else list(self._tfunc_var_list)
 
     def _local_step(self, dtype):
         """``iterations + 1`` (the step being applied) as ``dtype``."""
@@ -330,10 +391,19 @@ class Optimizer(Module):
         return {
             "name": self.name,
             "learning_rate": self._learning_rate_config(),
+            "weight_decay": self.weight_decay,
             "clipnorm": self.clipnorm,
-            "clipvalue": self.clipvalue,
             "global_clipnorm": self.global_clipnorm,
+            "clipvalue": self.clipvalue,
         }
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """An optimizer from :meth:`get_config`'s output (a serialized schedule is rebuilt)."""
+        config = dict(config)
+        if isinstance(config.get("learning_rate"), dict):
+            config["learning_rate"] = schedules.deserialize(config["learning_rate"])
+        return cls(**config)
 
     def __repr__(self) -> str:
         lr = self._learning_rate_config()
@@ -443,7 +513,7 @@ def get(identifier):
     raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}")
 
 
-# --- more optimizers: AdamW, RMSprop, Adagrad, and loss scaling ----------------------------------
+# --- more optimizers, and loss scaling ----------------------------------------------------------
 
 
 class AdamW(Adam):
@@ -470,31 +540,10 @@ class AdamW(Adam):
             beta_2=beta_2,
             epsilon=epsilon,
             amsgrad=amsgrad,
+            weight_decay=weight_decay,
             name=name,
             **kwargs,
         )
-        self.weight_decay = float(weight_decay)
-        self._tfunc_no_decay_ids: set = set()
-        self._tfunc_no_decay_names: list = []
-
-    def exclude_from_weight_decay(self, var_list=None, var_names=None):
-        """Variables in ``var_list``, or whose name contains one of ``var_names``, get no decay."""
-        for v in var_list or ():
-            self._tfunc_no_decay_ids.add(v._unique_id)
-        self._tfunc_no_decay_names.extend(var_names or ())
-
-    def _decays(self, var) -> bool:
-        if var._unique_id in self._tfunc_no_decay_ids:
-            return False
-        return not any(part in var.name for part in self._tfunc_no_decay_names)
-
-    def _update_step(self, grad, var, lr):
-        if self.weight_decay and self._decays(var):
-            var.assign_sub(var.read_value() * (lr * self.weight_decay))
-        super()._update_step(grad, var, lr)
-
-    def get_config(self):
-        return dict(super().get_config(), weight_decay=self.weight_decay)
 
 
 class RMSprop(Optimizer):
@@ -581,6 +630,264 @@ class Adagrad(Optimizer):
     def get_config(self):
         return dict(
             super().get_config(), initial_accumulator_value=self.initial_accumulator_value, epsilon=self.epsilon
+        )
+
+
+class Nadam(Optimizer):
+    """Adam with Nesterov momentum (Dozat), as Keras computes it::
+
+    t = iterations + 1;  u(t) = beta_1 * (1 - 0.5 * 0.96**t)
+    u_product = u_product * u(t)                    (once per step, shared by the variables)
+    m = m + (g - m) * (1 - beta_1);  v = v + (g**2 - v) * (1 - beta_2)
+    m_hat = u(t+1) * m / (1 - u_product * u(t+1)) + (1 - u(t)) * g / (1 - u_product)
+    w = w - learning_rate * m_hat / (sqrt(v / (1 - beta_2**t)) + epsilon)
+    """
+
+    _keras_slots_per_variable = True  # Keras makes each variable's slots together (weights files)
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name="Nadam", **kwargs):
+        super().__init__(name=name, learning_rate=learning_rate, **kwargs)
+        self.beta_1 = float(beta_1)
+        self.beta_2 = float(beta_2)
+        self.epsilon = float(epsilon)
+        self._tfunc_u_product = None
+
+    def _slot_names(self):
+        return ("momentum", "velocity")
+
+    def build(self, var_list):
+        var_list = list(var_list)
+        if self._tfunc_u_product is None:  # before super().build, which announces the new state
+            dtype = var_list[0].dtype if var_list else D.float32  # Keras: the first variable's dtype
+            with init_scope():
+                self._tfunc_u_product = Variable(
+                    convert_to_tensor(1.0, dtype=dtype), trainable=False, name="u_product", dtype=dtype
+                )
+        super().build(var_list)
+
+    @property
+    def variables(self) -> list:
+        """As Keras lists them: the iteration counter, the slots, then ``u_product``."""
+        return super().variables + ([] if self._tfunc_u_product is None else [self._tfunc_u_product])
+
+    def _trackable_children(self) -> dict:
+        out = super()._trackable_children()
+        if self._tfunc_u_product is not None:
+            out["u_product"] = self._tfunc_u_product
+        return out
+
+    def _u(self, step, dtype):
+        return convert_to_tensor(self.beta_1, dtype=dtype) * (
+            1.0 - 0.5 * math_ops.pow(convert_to_tensor(0.96, dtype=dtype), step)
+        )
+
+    def _update_steps(self, grads, variables, lr32):
+        u_product = self._tfunc_u_product
+        u_product.assign(u_product.read_value() * self._u(self._local_step(u_product.dtype), u_product.dtype))
+        super()._update_steps(grads, variables, lr32)
+
+    def _update_step(self, grad, var, lr):
+        dt = var.dtype
+        t = self._local_step(dt)
+        u_t = self._u(t, dt)
+        u_t_1 = self._u(t + 1.0, dt)
+        u_product_t = math_ops.cast(self._tfunc_u_product.read_value(), dt)
+        u_product_t_1 = u_product_t * u_t_1
+        beta_2_power = math_ops.pow(convert_to_tensor(self.beta_2, dtype=dt), t)
+        m = self.get_slot(var, "momentum")
+        v = self.get_slot(var, "velocity")
+        m.assign_add((grad - m.read_value()) * (1.0 - self.beta_1))
+        v.assign_add((math_ops.square(grad) - v.read_value()) * (1.0 - self.beta_2))
+        m_hat = u_t_1 * m.read_value() / (1.0 - u_product_t_1) + (1.0 - u_t) * grad / (1.0 - u_product_t)
+        v_hat = v.read_value() / (1.0 - beta_2_power)
+        var.assign_sub(m_hat * lr / (math_ops.sqrt(v_hat) + self.epsilon))
+
+    def get_config(self):
+        return dict(super().get_config(), beta_1=self.beta_1, beta_2=self.beta_2, epsilon=self.epsilon)
+
+
+class Adamax(Optimizer):
+    """Adam with the infinity norm (Kingma and Ba, section 7.1), as Keras computes it::
+
+    m = m + (g - m) * (1 - beta_1)
+    u = max(beta_2 * u, abs(g))
+    w = w - learning_rate * m / ((1 - beta_1**t) * (u + epsilon))     (t = iterations + 1)
+    """
+
+    _keras_slots_per_variable = True  # Keras makes each variable's slots together (weights files)
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name="Adamax", **kwargs):
+        super().__init__(name=name, learning_rate=learning_rate, **kwargs)
+        self.beta_1 = float(beta_1)
+        self.beta_2 = float(beta_2)
+        self.epsilon = float(epsilon)
+
+    def _slot_names(self):
+        return ("momentum", "norm")
+
+    def _update_step(self, grad, var, lr):
+        dt = var.dtype
+        beta_1_power = math_ops.pow(convert_to_tensor(self.beta_1, dtype=dt), self._local_step(dt))
+        m = self.get_slot(var, "momentum")
+        u = self.get_slot(var, "norm")
+        m.assign_add((grad - m.read_value()) * (1.0 - self.beta_1))
+        u.assign(math_ops.maximum(u.read_value() * self.beta_2, math_ops.abs(grad)))
+        var.assign_sub(lr * m.read_value() / ((1.0 - beta_1_power) * (u.read_value() + self.epsilon)))
+
+    def get_config(self):
+        return dict(super().get_config(), beta_1=self.beta_1, beta_2=self.beta_2, epsilon=self.epsilon)
+
+
+class Adadelta(Optimizer):
+    """Adadelta (Zeiler) as Keras computes it, scaled by ``learning_rate`` (1.0 is the paper's)::
+
+    accumulated_grad = rho * accumulated_grad + (1 - rho) * g**2
+    delta = -sqrt(accumulated_delta_var + epsilon) * g / sqrt(accumulated_grad + epsilon)
+    accumulated_delta_var = rho * accumulated_delta_var + (1 - rho) * delta**2
+    w = w + learning_rate * delta
+    """
+
+    _keras_slots_per_variable = True  # Keras makes each variable's slots together (weights files)
+
+    def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-7, name="Adadelta", **kwargs):
+        super().__init__(name=name, learning_rate=learning_rate, **kwargs)
+        self.rho = float(rho)
+        self.epsilon = float(epsilon)
+
+    def _slot_names(self):
+        return ("accumulated_grad", "accumulated_delta_var")
+
+    def _update_step(self, grad, var, lr):
+        rho = self.rho
+        acc_grad = self.get_slot(var, "accumulated_grad")
+        acc_delta = self.get_slot(var, "accumulated_delta_var")
+        acc_grad.assign(acc_grad.read_value() * rho + math_ops.square(grad) * (1.0 - rho))
+        delta = -(
+            math_ops.sqrt(acc_delta.read_value() + self.epsilon)
+            * grad
+            / math_ops.sqrt(acc_grad.read_value() + self.epsilon)
+        )
+        acc_delta.assign(acc_delta.read_value() * rho + math_ops.square(delta) * (1.0 - rho))
+        var.assign_add(delta * lr)
+
+    def get_config(self):
+        return dict(super().get_config(), rho=self.rho, epsilon=self.epsilon)
+
+
+class Lion(Optimizer):
+    """Lion (Chen et al., 2023) as Keras computes it::
+
+    w = w - learning_rate * sign(beta_1 * m + (1 - beta_1) * g)
+    m = beta_2 * m + (1 - beta_2) * g
+    """
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.99, name="Lion", **kwargs):
+        super().__init__(name=name, learning_rate=learning_rate, **kwargs)
+        if beta_1 <= 0 or beta_1 > 1:
+            raise ValueError(
+                "Argument `beta_1` must be in the [0, 1] range. Otherwise, the optimizer degenerates to SignSGD. "
+                f"Received: beta_1={beta_1}."
+            )
+        self.beta_1 = float(beta_1)
+        self.beta_2 = float(beta_2)
+
+    def _slot_names(self):
+        return ("momentum",)
+
+    def _update_step(self, grad, var, lr):
+        m = self.get_slot(var, "momentum")
+        var.assign_sub(lr * math_ops.sign(m.read_value() * self.beta_1 + grad * (1.0 - self.beta_1)))
+        m.assign(m.read_value() * self.beta_2 + grad * (1.0 - self.beta_2))
+
+    def get_config(self):
+        return dict(super().get_config(), beta_1=self.beta_1, beta_2=self.beta_2)
+
+
+class Ftrl(Optimizer):
+    """FTRL-Proximal (McMahan et al., 2013) as Keras computes it, with ``p = -learning_rate_power``::
+
+        new_accumulator = accumulator + g**2
+        linear += g + 2 * l2_shrinkage * w - (new_accumulator**p - accumulator**p) / learning_rate * w
+        quadratic = new_accumulator**p / learning_rate + 2 * (l2 + beta / (2 * learning_rate))
+        w = (clip(linear, -l1, l1) - linear) / quadratic;  accumulator = new_accumulator
+
+    The accumulators start at ``initial_accumulator_value``.
+    """
+
+    _keras_slots_per_variable = True  # Keras makes each variable's slots together (weights files)
+
+    def __init__(
+        self,
+        learning_rate=0.001,
+        learning_rate_power=-0.5,
+        initial_accumulator_value=0.1,
+        l1_regularization_strength=0.0,
+        l2_regularization_strength=0.0,
+        l2_shrinkage_regularization_strength=0.0,
+        beta=0.0,
+        name="Ftrl",
+        **kwargs,
+    ):
+        super().__init__(name=name, learning_rate=learning_rate, **kwargs)
+        if learning_rate_power > 0.0:
+            raise ValueError(
+                "`learning_rate_power` needs to be negative or zero. Received: "
+                f"learning_rate_power={learning_rate_power}."
+            )
+        for arg, value in (
+            ("initial_accumulator_value", initial_accumulator_value),
+            ("l1_regularization_strength", l1_regularization_strength),
+            ("l2_regularization_strength", l2_regularization_strength),
+            ("l2_shrinkage_regularization_strength", l2_shrinkage_regularization_strength),
+        ):
+            if value < 0.0:
+                raise ValueError(f"`{arg}` needs to be positive or zero. Received: {arg}={value}.")
+        self.learning_rate_power = float(learning_rate_power)
+        self.initial_accumulator_value = float(initial_accumulator_value)
+        self.l1_regularization_strength = float(l1_regularization_strength)
+        self.l2_regularization_strength = float(l2_regularization_strength)
+        self.l2_shrinkage_regularization_strength = float(l2_shrinkage_regularization_strength)
+        self.beta = float(beta)
+
+    def _slot_names(self):
+        return ("accumulator", "linear")
+
+    def build(self, var_list):
+        var_list = list(var_list)
+        new = [v for v in var_list if isinstance(v, Variable) and v._unique_id not in self._tfunc_slots]
+        super().build(var_list)
+        with init_scope():
+            for v in new:
+                acc = self.get_slot(v, "accumulator")
+                acc.assign(creation_ops.fill(v.shape.as_list(), math_ops.cast(self.initial_accumulator_value, v.dtype)))
+
+    def _update_step(self, grad, var, lr):
+        dt = var.dtype
+        accumulator = self.get_slot(var, "accumulator")
+        linear = self.get_slot(var, "linear")
+        power = convert_to_tensor(-self.learning_rate_power, dtype=dt)
+        l2 = self.l2_regularization_strength + self.beta / (2.0 * lr)
+        w = var.read_value()
+        old = accumulator.read_value()
+        new = old + math_ops.square(grad)
+        new_power = math_ops.pow(new, power)
+        grad_to_use = grad + 2.0 * self.l2_shrinkage_regularization_strength * w
+        linear.assign_add(grad_to_use - (new_power - math_ops.pow(old, power)) / lr * w)
+        quadratic = new_power / lr + 2.0 * l2
+        l1 = self.l1_regularization_strength
+        lin = linear.read_value()
+        var.assign((math_ops.clip_by_value(lin, -l1, l1) - lin) / quadratic)
+        accumulator.assign(new)
+
+    def get_config(self):
+        return dict(
+            super().get_config(),
+            learning_rate_power=self.learning_rate_power,
+            initial_accumulator_value=self.initial_accumulator_value,
+            l1_regularization_strength=self.l1_regularization_strength,
+            l2_regularization_strength=self.l2_regularization_strength,
+            l2_shrinkage_regularization_strength=self.l2_shrinkage_regularization_strength,
+            beta=self.beta,
         )
 
 
@@ -695,6 +1002,9 @@ class LossScaleOptimizer(Optimizer):
     def build(self, var_list):
         self.inner_optimizer.build(var_list)
 
+    def _built_variables(self):
+        return self.inner_optimizer._built_variables()
+
     # --- applying ------------------------------------------------------------------------------------
     def apply_gradients(self, grads_and_vars, name=None, skip_gradients_aggregation=False):
         pairs = [(g, v) for g, v in grads_and_vars]
@@ -754,5 +1064,16 @@ class LossScaleOptimizer(Optimizer):
         return f"<tfunc.keras.optimizers.LossScaleOptimizer inner={self.inner_optimizer!r}>"
 
 
-__all__ += ["AdamW", "RMSprop", "Adagrad", "LossScaleOptimizer"]
-_BY_NAME.update({"adamw": AdamW, "rmsprop": RMSprop, "adagrad": Adagrad})
+__all__ += ["AdamW", "RMSprop", "Adagrad", "Nadam", "Adamax", "Adadelta", "Lion", "Ftrl", "LossScaleOptimizer"]
+_BY_NAME.update(
+    {
+        "adamw": AdamW,
+        "rmsprop": RMSprop,
+        "adagrad": Adagrad,
+        "nadam": Nadam,
+        "adamax": Adamax,
+        "adadelta": Adadelta,
+        "lion": Lion,
+        "ftrl": Ftrl,
+    }
+)

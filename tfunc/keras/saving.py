@@ -224,6 +224,8 @@ def _slot_groups(opt) -> list:
         if "vhat" in names:
             groups.append(("vhat",))
         return groups
+    if getattr(opt, "_keras_slots_per_variable", False):  # Nadam, Adamax, Adadelta, Ftrl
+        return [tuple(names)]
     return [(name,) for name in names]
 
 
@@ -257,7 +259,27 @@ def _optimizer_layout(opt, trainable):
                     built.append(target)
                 else:
                     built.append(_lazy_slot(opt, var, name, trainable))
+    if hasattr(opt, "_tfunc_u_product"):  # Nadam's, made after the slots
+        if opt._tfunc_u_product is not None:
+            now.append(_variable_target(opt._tfunc_u_product))
+            built.append(now[-1])
+        else:
+            built.append(_lazy_u_product(opt, trainable))
     return head + now, head + built
+
+
+def _lazy_u_product(opt, trainable) -> _Target:
+    """Nadam's product of momentum factors before the optimizer is built (built on writing)."""
+    dtype = trainable[0].dtype.as_numpy_dtype if trainable else np.float32
+
+    def write(a):
+        opt.build(trainable)
+        _assign(opt._tfunc_u_product, a)
+
+    def read():
+        raise AssertionError("a variable that does not exist yet is never saved")
+
+    return _Target("u_product", (), dtype, read=read, write=write)
 
 
 def _unique(name, used) -> str:
