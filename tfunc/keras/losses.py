@@ -38,6 +38,10 @@ __all__ = [
     "mean_absolute_error",
     "mae",
     "MAE",
+    "MeanAbsolutePercentageError",
+    "mean_absolute_percentage_error",
+    "mape",
+    "MAPE",
     "categorical_crossentropy",
     "sparse_categorical_crossentropy",
     "binary_crossentropy",
@@ -154,6 +158,14 @@ def mean_absolute_error(y_true, y_pred):
     return reduction_ops.reduce_mean(math_ops.abs(y_pred - y_true), axis=-1)
 
 
+def mean_absolute_percentage_error(y_true, y_pred):
+    """``100 * mean(abs((y_true - y_pred) / max(abs(y_true), epsilon)), axis=-1)``, after lining
+    up the ranks (epsilon is ``backend.epsilon()``, 1e-7, as in Keras)."""
+    y_true, y_pred = squeeze_or_expand_to_same_rank(*_prepare(y_true, y_pred))
+    diff = math_ops.abs((y_true - y_pred) / math_ops.maximum(math_ops.abs(y_true), EPSILON))
+    return reduction_ops.reduce_mean(diff, axis=-1) * 100.0
+
+
 def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
     """``-sum(y_true * log(p), axis)`` with ``p`` the softmax of ``y_pred`` (``from_logits``) or
     ``y_pred`` rescaled to sum to 1 and clipped; one-hot ``y_true`` of ``y_pred``'s shape."""
@@ -221,6 +233,7 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
 
 mse = MSE = mean_squared_error
 mae = MAE = mean_absolute_error
+mape = MAPE = mean_absolute_percentage_error
 
 
 # --- classes ------------------------------------------------------------------------------
@@ -328,6 +341,13 @@ class MeanAbsoluteError(_FunctionLoss):
         super().__init__(reduction=reduction, name=name)
 
 
+class MeanAbsolutePercentageError(_FunctionLoss):
+    _fn = staticmethod(mean_absolute_percentage_error)
+
+    def __init__(self, reduction=Reduction.AUTO, name="mean_absolute_percentage_error"):
+        super().__init__(reduction=reduction, name=name)
+
+
 class CategoricalCrossentropy(_FunctionLoss):
     _fn = staticmethod(categorical_crossentropy)
 
@@ -372,6 +392,9 @@ _BY_NAME = {
     "mean_absolute_error": mean_absolute_error,
     "mae": mean_absolute_error,
     "MAE": mean_absolute_error,
+    "mean_absolute_percentage_error": mean_absolute_percentage_error,
+    "mape": mean_absolute_percentage_error,
+    "MAPE": mean_absolute_percentage_error,
     "categorical_crossentropy": categorical_crossentropy,
     "sparse_categorical_crossentropy": sparse_categorical_crossentropy,
     "binary_crossentropy": binary_crossentropy,
@@ -381,6 +404,7 @@ _CLASSES = {
     for c in (
         MeanSquaredError,
         MeanAbsoluteError,
+        MeanAbsolutePercentageError,
         CategoricalCrossentropy,
         SparseCategoricalCrossentropy,
         BinaryCrossentropy,

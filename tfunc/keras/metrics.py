@@ -47,6 +47,8 @@ __all__ = [
     "SparseTopKCategoricalAccuracy",
     "MeanSquaredError",
     "MeanAbsoluteError",
+    "MeanAbsolutePercentageError",
+    "RootMeanSquaredError",
     "CategoricalCrossentropy",
     "SparseCategoricalCrossentropy",
     "BinaryCrossentropy",
@@ -63,6 +65,8 @@ __all__ = [
     "mean_absolute_error",
     "mse",
     "mae",
+    "mean_absolute_percentage_error",
+    "mape",
     "categorical_crossentropy",
     "sparse_categorical_crossentropy",
     "binary_crossentropy",
@@ -370,6 +374,7 @@ def _aligned(fn):
 
 mean_squared_error = mse = _aligned(_losses.mean_squared_error)
 mean_absolute_error = mae = _aligned(_losses.mean_absolute_error)
+mean_absolute_percentage_error = mape = _aligned(_losses.mean_absolute_percentage_error)
 categorical_crossentropy = _aligned(_losses.categorical_crossentropy)
 binary_crossentropy = _aligned(_losses.binary_crossentropy)
 sparse_categorical_crossentropy = _losses.sparse_categorical_crossentropy
@@ -377,6 +382,7 @@ sparse_categorical_crossentropy = _losses.sparse_categorical_crossentropy
 _LOSS_FUNCTIONS = (
     mean_squared_error,
     mean_absolute_error,
+    mean_absolute_percentage_error,
     categorical_crossentropy,
     binary_crossentropy,
     sparse_categorical_crossentropy,
@@ -461,6 +467,31 @@ class MeanAbsoluteError(MeanMetricWrapper):
     def __init__(self, name="mean_absolute_error", dtype=None):
         super().__init__(mean_absolute_error, name=name, dtype=dtype)
         self._direction = "down"
+
+
+class MeanAbsolutePercentageError(MeanMetricWrapper):
+    """The mean of :func:`mean_absolute_percentage_error`."""
+
+    def __init__(self, name="mean_absolute_percentage_error", dtype=None):
+        super().__init__(mean_absolute_percentage_error, name=name, dtype=dtype)
+        self._direction = "down"
+
+
+class RootMeanSquaredError(Mean):
+    """``sqrt`` of the (weighted) mean of ``square(y_pred - y_true)`` over every element seen."""
+
+    def __init__(self, name="root_mean_squared_error", dtype=None):
+        super().__init__(name=name, dtype=dtype)
+        self._direction = "down"
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        y_true = _tensor(y_true, self._dtype)
+        y_pred = _tensor(y_pred, self._dtype)
+        y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
+        return super().update_state(math_ops.square(y_pred - y_true), sample_weight=sample_weight)
+
+    def result(self):
+        return math_ops.sqrt(super().result())
 
 
 class CategoricalCrossentropy(MeanMetricWrapper):
@@ -844,6 +875,8 @@ _CLASSES = (
     SparseTopKCategoricalAccuracy,
     MeanSquaredError,
     MeanAbsoluteError,
+    MeanAbsolutePercentageError,
+    RootMeanSquaredError,
     CategoricalCrossentropy,
     SparseCategoricalCrossentropy,
     BinaryCrossentropy,
@@ -864,6 +897,9 @@ _FUNCTIONS = {
     "mean_absolute_error": mean_absolute_error,
     "mae": mean_absolute_error,
     "MAE": mean_absolute_error,
+    "mean_absolute_percentage_error": mean_absolute_percentage_error,
+    "mape": mean_absolute_percentage_error,
+    "MAPE": mean_absolute_percentage_error,
     "categorical_crossentropy": categorical_crossentropy,
     "sparse_categorical_crossentropy": sparse_categorical_crossentropy,
     "binary_crossentropy": binary_crossentropy,

@@ -1,9 +1,10 @@
 """Pooling layers: ``MaxPooling2D``, ``AveragePooling2D``, ``GlobalMaxPooling2D``,
-``GlobalAveragePooling2D`` (channels-last inputs, as Keras 3 defaults)."""
+``GlobalAveragePooling2D`` (channels-last inputs, as Keras 3 defaults), ``GlobalMaxPooling1D`` and
+``GlobalAveragePooling1D`` (either data format)."""
 
 from __future__ import annotations
 
-from ...api import pooling_ops, reduction_ops
+from ...api import array_ops, math_ops, pooling_ops, reduction_ops
 from ...core.shapes import TensorShape
 from ...eager.convert import convert_to_tensor
 from .base import _ndim_error, _pair
@@ -101,7 +102,60 @@ class GlobalMaxPooling2D(_GlobalPooling2D):
     _reduce = staticmethod(reduction_ops.reduce_max)
 
 
+class _GlobalPooling1D(PolicyLayer):
+    def __init__(self, data_format=None, keepdims=False, name=None, **kwargs):
+        super().__init__(name=name, **kwargs)
+        data_format = "channels_last" if data_format is None else str(data_format).lower()
+        if data_format not in ("channels_first", "channels_last"):
+            raise ValueError(
+                "The `data_format` argument must be one of {'channels_first', 'channels_last'}. "
+                f"Received: data_format={data_format}"
+            )
+        self.data_format = data_format
+        self.keepdims = bool(keepdims)
+
+    def _steps(self, inputs):
+        """``inputs`` as a tensor, checked to be 3-D, and the axis of its steps."""
+        x = convert_to_tensor(inputs)
+        if x.shape.rank is not None and x.shape.rank != 3:
+            raise _ndim_error(self, "ndim=3", x.shape)
+        return x, 1 if self.data_format == "channels_last" else 2
+
+    def compute_output_shape(self, input_shape):
+        n, a, b = TensorShape(input_shape).as_list()
+        if self.data_format == "channels_last":
+            return TensorShape([n, 1, b] if self.keepdims else [n, b])
+        return TensorShape([n, a, 1] if self.keepdims else [n, a])
+
+    def get_config(self):
+        return {"name": self.name, "data_format": self.data_format, "keepdims": self.keepdims}
+
+
+class GlobalAveragePooling1D(_GlobalPooling1D):
+    """The mean over the steps: ``(batch, steps, features) -> (batch, features)`` (channels
+    last). A ``mask`` of shape ``(batch, steps)`` (given to the call) leaves out the masked steps."""
+
+    def call(self, inputs, mask=None):
+        x, axis = self._steps(inputs)
+        if mask is None:
+            return reduction_ops.reduce_mean(x, axis=axis, keepdims=self.keepdims)
+        mask = array_ops.expand_dims(math_ops.cast(mask, x.dtype), 2 if axis == 1 else 1)
+        total = reduction_ops.reduce_sum(x * mask, axis=axis, keepdims=self.keepdims)
+        return total / reduction_ops.reduce_sum(mask, axis=axis, keepdims=self.keepdims)
+
+
+class GlobalMaxPooling1D(_GlobalPooling1D):
+    """The maximum over the steps: ``(batch, steps, features) -> (batch, features)`` (channels
+    last)."""
+
+    def call(self, inputs):
+        x, axis = self._steps(inputs)
+        return reduction_ops.reduce_max(x, axis=axis, keepdims=self.keepdims)
+
+
 MaxPool2D = MaxPooling2D
 AvgPool2D = AveragePooling2D
 GlobalAvgPool2D = GlobalAveragePooling2D
 GlobalMaxPool2D = GlobalMaxPooling2D
+GlobalAvgPool1D = GlobalAveragePooling1D
+GlobalMaxPool1D = GlobalMaxPooling1D

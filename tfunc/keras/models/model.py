@@ -108,6 +108,11 @@ class Model(Trainer, Layer):
     def _overrides_build(self) -> bool:
         return type(self).build is not Model.build
 
+    def _implements_call(self) -> bool:
+        """False for a subclassed Model without a ``call()`` of its own (the GAN of Keras's guide,
+        which overrides ``train_step``)."""
+        return type(self).call is not Model.call
+
     def _maybe_build(self, inputs):
         if self.built:
             return

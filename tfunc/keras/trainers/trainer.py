@@ -374,7 +374,9 @@ class Trainer:
             return
         metrics_unbuilt = self._tfunc_compile_metrics is not None and not self._tfunc_compile_metrics.built
         loss_unbuilt = self._tfunc_compile_loss is not None and not self._tfunc_compile_loss.built
-        if not self.built or metrics_unbuilt or loss_unbuilt:
+        # a Model without call() (its train_step does the work) is not run here: as Keras's
+        # TensorFlow trainer, the step creates its variables as it traces
+        if (not self.built or metrics_unbuilt or loss_unbuilt) and self._implements_call():
             graph = FuncGraph("build")
             with graph.as_default():
 
