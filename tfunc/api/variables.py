@@ -29,7 +29,7 @@ from ..eager.tensor import EagerTensor, Tensor
 from ..ops import state as state_ops
 from ..ops.registry import REGISTRY
 from ..tracing.replay import Replay
-from . import indexing_ops
+from . import array_ops, creation_ops, indexing_ops
 from .context_ops import current_name_scope
 from .math_ops import cast
 
@@ -334,6 +334,73 @@ class Variable:
         """Subtracts ``updates`` at ``indices`` (repeated indices add up)."""
         return self.assign(indexing_ops.tensor_scatter_nd_sub(self.read_value(), indices, updates))
 
+    def _scatter(self, mode, sparse_delta):
+        """Combines ``sparse_delta.values`` into the rows ``sparse_delta.indices`` names and
+        assigns the result (TensorFlow's ResourceScatter* ops); returns the variable as
+        :meth:`assign` does.  tfunc has no ``IndexedSlices`` class: any object with
+        ``.indices`` and ``.values`` is taken, as they are all TensorFlow reads of one."""
+        _check_sparse_delta(sparse_delta)
+        values = sparse_delta.values
+        if isinstance(values, Variable):
+            values = values.read_value()
+        if not isinstance(values, Tensor):
+            values = convert_to_tensor(values, dtype=self._dtype)
+        elif values.dtype is not self._dtype:  # TensorFlow's conversion error
+            raise ValueError(
+                f"Tensor conversion requested dtype {self._dtype.name} for Tensor with dtype {values.dtype.name}: "
+                f"{values!r}"
+            )
+        indices = convert_to_tensor(sparse_delta.indices)
+        new = call(state_ops.variable_scatter_op, (self.read_value(), indices, values), {"mode": mode})
+        return self.assign(new)
+
+    def scatter_update(self, sparse_delta, use_locking=False, name=None):
+        """``v[indices[i]] = values[i]`` (a repeated index takes its last update)."""
+        return self._scatter("update", sparse_delta)
+
+    def scatter_add(self, sparse_delta, use_locking=False, name=None):
+        """``v[indices[i]] += values[i]`` (repeated indices add up)."""
+        return self._scatter("add", sparse_delta)
+
+    def scatter_sub(self, sparse_delta, use_locking=False, name=None):
+        """``v[indices[i]] -= values[i]``."""
+        return self._scatter("sub", sparse_delta)
+
+    def scatter_mul(self, sparse_delta, use_locking=False, name=None):
+        """``v[indices[i]] *= values[i]``."""
+        return self._scatter("mul", sparse_delta)
+
+    def scatter_div(self, sparse_delta, use_locking=False, name=None):
+        """``v[indices[i]] /= values[i]`` (integers round toward zero)."""
+        return self._scatter("div", sparse_delta)
+
+    def scatter_max(self, sparse_delta, use_locking=False, name=None):
+        """``v[indices[i]] = max(v[indices[i]], values[i])``."""
+        return self._scatter("max", sparse_delta)
+
+    def scatter_min(self, sparse_delta, use_locking=False, name=None):
+        """``v[indices[i]] = min(v[indices[i]], values[i])``."""
+        return self._scatter("min", sparse_delta)
+
+    def batch_scatter_update(self, sparse_delta, use_locking=False, name=None):
+        """``v[b..., indices[b..., j]] = values[b..., j]``: :meth:`scatter_update` along the
+        axis after the leading (batch) axes that the variable, indices and values share, made
+        as TensorFlow makes it, from ``scatter_nd_update`` with the batch coordinates added."""
+        _check_sparse_delta(sparse_delta)
+        indices = convert_to_tensor(sparse_delta.indices)
+        rank = indices.shape.rank
+        if rank is None:
+            raise ValueError("batch_gather does not allow indices with unknown shape.")
+        nd = array_ops.expand_dims(indices, -1)
+        dims = array_ops.shape(indices)
+        coords = []
+        for d in range(rank - 1):  # coordinate d of every index: 0..dims[d]-1 along axis d
+            along = [1] * (rank + 1)
+            along[d] = -1
+            r = array_ops.reshape(creation_ops.range(0, dims[d], dtype=indices.dtype), along)
+            coords.append(r * creation_ops.ones_like(nd))
+        return self.scatter_nd_update(array_ops.concat([*coords, nd], -1), sparse_delta.values)
+
     # --- Python protocol -------------------------------------------------------------
     def __bool__(self):
         return bool(self.read_value())
@@ -393,6 +460,11 @@ class Variable:
             value = convert_to_tensor(array, dtype=self._dtype)
         with self._lock:
             self._value = value
+
+
+def _check_sparse_delta(sparse_delta):
+    if not (hasattr(sparse_delta, "indices") and hasattr(sparse_delta, "values")):
+        raise TypeError(f"Argument `sparse_delta` must be a `tf.IndexedSlices`. Received arg: {sparse_delta}")
 
 
 def _unpickle_variable(value, dtype, name, trainable):

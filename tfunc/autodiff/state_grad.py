@@ -6,7 +6,15 @@ from __future__ import annotations
 
 from .registry import no_gradient, register_gradient
 
-no_gradient("read_variable", "assign_variable", "assign_add_variable", "assign_sub_variable", "initialize_variable")
+# variable_scatter: its value only feeds an assignment, which passes no gradient either
+no_gradient(
+    "read_variable",
+    "variable_scatter",
+    "assign_variable",
+    "assign_add_variable",
+    "assign_sub_variable",
+    "initialize_variable",
+)
 
 
 @register_gradient("read_in_body")
