@@ -190,3 +190,56 @@ def test_batch_scatter_update(traced):
     a, b = _run(steps, traced)
     np.testing.assert_array_equal(a.numpy(), [[[0, 1], [2, 3], [9, 9]], [[8, 8], [8, 9], [10, 11]]])
     np.testing.assert_array_equal(b.numpy(), [[7, 2, 7], [4, 9, 6]])
+
+
+# --- sliced-variable assignment: v[key].assign(value) ----------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["eager", "function"])
+def test_assigning_a_slice_of_a_variable(mode):
+    v = tf.Variable(np.arange(12, dtype=np.float32).reshape(3, 4))
+
+    def writes():
+        v[1:3].assign(tf.zeros([2, 4]))
+        v[0].assign(5.0)  # a scalar broadcasts over the slice
+        v[::2, 1:3].assign([[1.0, 2.0]])
+        v[:, -1].assign(7)  # a Python int into the float variable
+        return v[..., 0].assign([9.0, 8.0, 7.0])
+
+    result = writes() if mode == "eager" else tf.function(writes)()
+    want = [[9.0, 1.0, 2.0, 7.0], [8.0, 0.0, 0.0, 7.0], [7.0, 1.0, 2.0, 7.0]]  # TensorFlow 2.21
+    assert v.numpy().tolist() == want and result.numpy().tolist() == want
+
+
+def test_a_slice_writes_into_the_variable_as_it_is_when_assigned():
+    v = tf.Variable(np.arange(12, dtype=np.float32).reshape(3, 4))
+    row = v[2]
+    v.assign(tf.zeros([3, 4]))
+    row.assign(tf.ones([4]))
+    assert v.numpy().tolist() == [[0.0] * 4, [0.0] * 4, [1.0] * 4]
+
+    @tf.function
+    def in_a_branch(c):
+        if c > 0:
+            v[0, 1:].assign([5.0, 5.0, 5.0])
+        return tf.reduce_sum(v)
+
+    assert float(in_a_branch(tf.constant(-1))) == 4.0 and float(in_a_branch(tf.constant(1))) == 19.0
+
+
+def test_sliced_assignment_errors_and_gradients():
+    v = tf.Variable(np.zeros((3, 4), np.float32))
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        v[0:2].assign(tf.ones([3, 4]))  # does not broadcast into the slice
+    with pytest.raises((TypeError, ValueError)):
+        v[0].assign(tf.ones([4], tf.float64))
+    with pytest.raises(AttributeError, match="no attribute 'assign'"):
+        tf.constant([1.0, 2.0])[0].assign(3.0)  # only a variable's slice can be assigned
+    assert not hasattr(tf.constant([1.0]), "assign")
+    w, x = tf.Variable([1.0, 2.0, 3.0]), tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        w[0].assign(x * 3.0)
+        y = tf.reduce_sum(w * w)
+    gx, gw = tape.gradient(y, [x, w])
+    assert gx is None and gw.numpy().tolist() == [12.0, 4.0, 6.0]  # as TensorFlow: the assigned value has none

@@ -8,7 +8,7 @@ behave alike while the tensor classes themselves know nothing of the ops.
 from __future__ import annotations
 
 from ..eager.tensor import EagerTensor, Tensor
-from . import array_ops, math_ops, nn_ops, slicing
+from . import array_ops, math_ops, nn_ops, slicing, variables
 
 
 def _reflect(fn):
@@ -99,6 +99,10 @@ def _iter(self):
 
 
 def _no_attr(self, name):
+    if name == "assign":  # a slice of a variable writes back into it: v[0].assign(x)
+        assign = variables.sliced_assign(self)
+        if assign is not None:
+            return assign
     if name == "numpy":
         raise AttributeError(
             f"'{type(self).__name__}' object has no attribute 'numpy': {self!r} is a symbolic tensor "

@@ -11,9 +11,11 @@ which must not create any.
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import sys
 import threading
+import weakref
 
 import numpy as np
 
@@ -421,7 +423,26 @@ class Variable:
         return iter(self.read_value())
 
     def __getitem__(self, key):
-        return self.read_value()[key]
+        """``v[key]``: the sliced value, which also offers ``.assign(value)`` to write the slice
+        (TensorFlow's sliced-variable assignment)."""
+        t = self.read_value()[key]
+        k = id(t)
+        _slices[k] = (weakref.ref(t, functools.partial(_forget_slice, k)), self, key)
+        return t
+
+    def _assign_slice(self, key, value):
+        """Writes ``value`` (broadcast) into ``self[key]`` and returns what :meth:`assign` does.
+        The positions come from slicing an index array with the same ``key``, so every form of
+        key means what reading it means."""
+        if not isinstance(value, Tensor) or value.dtype is not self._dtype:
+            value = convert_to_tensor(value, dtype=self._dtype)
+        current = self.read_value()
+        positions = array_ops.reshape(creation_ops.range(array_ops.size(current)), array_ops.shape(current))[key]
+        updates = array_ops.broadcast_to(value, array_ops.shape(positions))
+        flat = indexing_ops.tensor_scatter_nd_update(
+            array_ops.reshape(current, [-1]), array_ops.reshape(positions, [-1, 1]), array_ops.reshape(updates, [-1])
+        )
+        return self.assign(array_ops.reshape(flat, array_ops.shape(current)))
 
     def __hash__(self):
         raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key.")
@@ -460,6 +481,28 @@ class Variable:
             value = convert_to_tensor(array, dtype=self._dtype)
         with self._lock:
             self._value = value
+
+
+# The tensors ``Variable.__getitem__`` returned that are still alive: id -> (weak reference,
+# variable, key), so ``tensor.assign`` (``sliced_assign``) can write the slice back.
+_slices: dict = {}
+
+
+def _forget_slice(k, _ref) -> None:
+    _slices.pop(k, None)
+
+
+def sliced_assign(tensor):
+    """``tensor.assign`` for a tensor read as a slice of a variable (``v[1:3].assign(x)``), else None."""
+    entry = _slices.get(id(tensor))
+    if entry is None or entry[0]() is not tensor:
+        return None
+    _, var, key = entry
+
+    def assign(value, use_locking=None, name=None, read_value=True):
+        return var._assign_slice(key, value)
+
+    return assign
 
 
 def _check_sparse_delta(sparse_delta):
