@@ -134,6 +134,36 @@ def test_window_of_tuples_and_its_spec():
     assert values(batched) == [([0, 1], [0.0, 1.0]), ([2, 3], [2.0, 3.0]), ([4], [4.0])]
 
 
+def test_windows_are_datasets_inside_a_function_too():
+    # TensorFlow 2.21: each loop below sums the windows [0 1 2] [2 3 4] [4 5 6] to 27
+    windows = Dataset.range(7).window(3, shift=2, drop_remainder=True)
+
+    @tf.function
+    def nested_loops(ds):
+        total = tf.constant(0, tf.int64)
+        for w in ds:
+            for x in w:
+                total += x
+        return total
+
+    @tf.function
+    def reduces():
+        return windows.reduce(
+            tf.constant(0, tf.int64), lambda s, w: s + w.reduce(tf.constant(0, tf.int64), lambda a, b: a + b)
+        )
+
+    assert int(nested_loops(windows)) == 27 and int(reduces()) == 27
+    pairs = Dataset.from_tensor_slices(([1, 2, 3, 4], [10, 20, 30, 40])).window(2)
+
+    @tf.function
+    def first_of_each(ds):
+        it = iter(ds)
+        a, b = next(it)
+        return a.reduce(0, lambda s, x: s + x), b.reduce(0, lambda s, x: s + x)
+
+    assert [int(t) for t in first_of_each(pairs)] == [3, 30]
+
+
 def test_group_by_window():
     ds = Dataset.range(10).group_by_window(key_func=lambda x: x % 3, reduce_func=lambda k, w: w.batch(2), window_size=2)
     assert values(ds) == [[0, 3], [1, 4], [2, 5], [6, 9], [7], [8]]

@@ -16,11 +16,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import dtypes as D
-from ..core import nest
 from ..core.context import ctx
 from ..core.shapes import format_shape, shape_common_supertype, shape_is_subtype, shapes_compatible
 from ..core.specs import Spec
-from ..ops.dataset import VARIANT, dataset_loop_op, flat_specs, iterator_get_next_op, make_iterator_op
+from ..ops.dataset import VARIANT, dataset_loop_op, flat_specs, iterator_get_next_op, make_iterator_op, pack_element
 from ..tracing.func_graph import FuncGraph
 from ..tracing.symbolic import SymbolicTensor
 from .control_flow_ops import _align_captures, _graph_name, _mark_outputs, _to_tensor_like
@@ -51,7 +50,7 @@ def build_dataset_loop(handle, element_spec, extra_test, body_fn, state, names, 
         with bg.as_default():
             e_in = [bg.placeholder(s, name="element") for s in e_specs]
             s_in = [bg.placeholder(s, name=n) for s, n in zip(specs, names)]
-            element = nest.pack_sequence_as(element_spec, e_in)
+            element = pack_element(element_spec, e_in)
             out = [_to_tensor_like(o, i) for o, i in zip(body_fn(element, s_in), s_in)]
         relaxed = list(specs)
         for i, (s, o) in enumerate(zip(specs, out)):
@@ -105,4 +104,4 @@ def make_iterator(handle):
 def get_next(iterator_handle, element_spec):
     specs = tuple(flat_specs(element_spec))
     outs = ctx.graph.add_op(iterator_get_next_op, (iterator_handle,), {"out_specs": specs})
-    return nest.pack_sequence_as(element_spec, list(outs))
+    return pack_element(element_spec, list(outs))

@@ -35,6 +35,7 @@ from .dataset import (
     _UnaryDataset,
     register_kind,
 )
+from .symbolic import SymbolicDataset
 
 __all__ = [
     "DatasetSpec",
@@ -70,6 +71,11 @@ class DatasetSpec:
 
     def __hash__(self):
         return hash((DatasetSpec, repr(self._element_spec)))
+
+    def _from_graph_value(self, tensor):
+        """The dataset a traced function sees for a component of this type (a window inside
+        a loop over a dataset of windows): ``tensor`` is its variant graph value."""
+        return SymbolicDataset(tensor, self._element_spec)
 
     def __repr__(self):
         return f"DatasetSpec({self._element_spec!r}, {self._dataset_shape!r})"

@@ -294,6 +294,12 @@ class WeakObjectType(TraceType):
         return f"<{type(obj).__name__} object at {id(obj):#x}>" if obj is not None else "<deleted object>"
 
 
+def _spec_key(s):
+    """A component spec as a comparable key; a dataset component's (a DatasetSpec) is its repr."""
+    dtype = getattr(s, "dtype", None)
+    return repr(s) if dtype is None else (s.shape._dims, dtype.name)
+
+
 class RuntimeValueType(TraceType):
     """A dataset or iterator: a run-time input of the graph, typed by kind and element_spec."""
 
@@ -303,7 +309,7 @@ class RuntimeValueType(TraceType):
         self.kind = kind
         self.element_spec = element_spec
         self.proxy = proxy
-        self._key = (kind, repr(nest.map_structure(lambda s: (s.shape._dims, s.dtype.name), element_spec)))
+        self._key = (kind, repr(nest.map_structure(_spec_key, element_spec)))
 
     def is_subtype_of(self, other) -> bool:
         return self == other

@@ -25,11 +25,25 @@ VARIANT = Spec((), D.variant)
 
 
 def flat_specs(element_spec):
-    return [Spec(s.shape._dims, s.dtype) for s in nest.flatten(element_spec)]
+    """The graph specs of an element's components: a dataset component (a window's,
+    typed by a spec with ``_from_graph_value``) flows as a ``variant`` scalar."""
+    return [
+        VARIANT if hasattr(s, "_from_graph_value") else Spec(s.shape._dims, s.dtype) for s in nest.flatten(element_spec)
+    ]
+
+
+def pack_element(element_spec, flat: list):
+    """The element the traced code sees: ``flat`` graph values packed like ``element_spec``,
+    a variant component as the dataset its spec makes of it (``spec._from_graph_value``)."""
+    specs = nest.flatten(element_spec)
+    values = [s._from_graph_value(t) if hasattr(s, "_from_graph_value") else t for s, t in zip(specs, flat)]
+    return nest.pack_sequence_as(element_spec, values)
 
 
 def element_arrays(element) -> list:
-    return [t._value for t in nest.flatten(element)]
+    """The arrays of an element's components; a dataset component (a window's) is its own
+    run-time value, as variant values are."""
+    return [getattr(t, "_value", t) for t in nest.flatten(element)]
 
 
 def elements(source):
