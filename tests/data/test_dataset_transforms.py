@@ -401,3 +401,9 @@ def test_map_keeps_static_shapes_and_reduce_relaxes_a_growing_state():
 def test_interleave_with_num_parallel_calls_opens_no_more_datasets_than_that():
     ds = tf.data.Dataset.range(1, 4).interleave(lambda x: Dataset.from_tensors(x).repeat(2), num_parallel_calls=1)
     assert [int(v) for v in ds] == [1, 1, 2, 2, 3, 3]  # TensorFlow: cycle_length = min(num_parallel_calls, cores)
+
+
+def test_experimental_counter_is_dataset_counter():
+    c = tf.data.experimental.Counter(5, 2)
+    assert values(c.take(4)) == [5, 7, 9, 11] and int(c.cardinality()) == -1
+    assert c.element_spec == tf.TensorSpec((), tf.int64)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..core import dtypes as _dtypes
 from .dataset import AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset
 from .options import (
     AutoShardPolicy,
@@ -26,7 +27,13 @@ __all__ = [
     "get_single_element",
     "sample_from_datasets",
     "choose_from_datasets",
+    "Counter",
 ]
+
+
+def Counter(start=0, step=1, dtype=_dtypes.int64):  # noqa: N802 - TensorFlow's name
+    """``Dataset.counter``: ``start, start + step, ...`` forever."""
+    return Dataset.counter(start, step, dtype)
 
 
 def cardinality(dataset):
