@@ -64,3 +64,31 @@ def test_while_loop_returns_loop_vars_containers():
         lambda: tf.while_loop(lambda a: a[0] < 3, lambda a: [(a[0] + 1, a[1])], [[tf.constant(0), tf.constant(1.0)]])
     )()
     assert type(out) is list and type(out[0]) is list and int(out[0][0]) == 3
+
+
+def test_methods_calling_zero_argument_super_are_converted():
+    # TensorFlow converts them: super() reaches the parent's method, whose tensor `if` is converted too
+    class Base(tf.Module):
+        def step(self, x):
+            if x > 0:
+                return x * 2.0
+            return -x
+
+    class Child(Base):
+        @tf.function
+        def step(self, x):
+            y = super().step(x)
+            for i in tf.range(3):
+                y += tf.cast(i, tf.float32)
+            return y
+
+    class Doubling(Base):
+        def step(self, x):
+            y = super().step(x)
+            while y < 10.0:
+                y = y * 2.0
+            return y
+
+    child = Child()
+    assert float(child.step(tf.constant(2.0))) == 7.0 and float(child.step(tf.constant(-1.0))) == 4.0
+    assert float(tf.function(Doubling().step)(tf.constant(3.0))) == 12.0

@@ -984,20 +984,26 @@ def _lambda_def(tree, code) -> ast.FunctionDef:
     return _at(fndef, lam)
 
 
-def _check_convertible(fndef):
+def _check_convertible(fndef, freevars):
+    """Refuses what cannot be converted; rewrites zero-argument ``super()`` (which reads the
+    class cell and the first argument of the frame it runs in, not the converted one's) to
+    ``super(__class__, <first parameter>)``: the class cell is passed on like every closure cell."""
+    params = fndef.args.posonlyargs + fndef.args.args
     for node in walk(fndef):
         if node is not fndef and isinstance(node, _SCOPES):
             continue
         if isinstance(node, (ast.Yield, ast.YieldFrom, ast.Await)):
             raise ConversionNotPossible("generators and coroutines are not converted")
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super" and not node.args:
-            raise ConversionNotPossible("zero-argument super() needs the original class cell")
+            if "__class__" not in freevars or not params:
+                raise ConversionNotPossible("zero-argument super() outside a method with a first parameter")
+            node.args = [_at(_name("__class__"), node), _at(_name(params[0].arg), node)]
 
 
 def convert_function(fn, operators_module):
     """Returns (converted function, converted FunctionDef AST)."""
     fndef = parse_function(fn)
-    _check_convertible(fndef)
+    _check_convertible(fndef, fn.__code__.co_freevars)
     converted = FunctionConverter(fndef).convert()
     # The converted def must not bind the function's own name in the factory: a recursive
     # reference to it would find the factory's local instead of the global or closure.
