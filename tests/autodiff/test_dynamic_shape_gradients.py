@@ -130,3 +130,34 @@ def test_batch_jacobian_with_a_run_time_batch_size():
         y = v * v
     with pytest.raises(ValueError, match="rank at least 2"):
         tape.batch_jacobian(y, v)
+
+
+def test_tile_broadcast_to_split_and_concat_with_dimensions_known_only_at_run_time():
+    x = np.arange(6, dtype=np.float32).reshape(2, 3) / 10 + 0.1
+
+    def grad_of(fn, spec):
+        @tf.function(input_signature=[spec])
+        def g(t):
+            with tf.GradientTape() as tape:
+                tape.watch(t)
+                y = fn(t)
+                loss = tf.reduce_sum(y * y)
+            return y, tape.gradient(loss, t)
+
+        return [v.numpy() for v in g(x)]
+
+    y, g = grad_of(lambda t: tf.tile(t, [2, 1]), tf.TensorSpec([None, 3]))
+    np.testing.assert_allclose(y, np.tile(x, (2, 1)))
+    np.testing.assert_allclose(g, 4 * x, rtol=1e-6)  # each element appears twice: d/dx 2x^2
+    y, g = grad_of(lambda t: tf.tile(t, [1, 2]), tf.TensorSpec(None))
+    np.testing.assert_allclose(g, 4 * x, rtol=1e-6)
+    y, g = grad_of(lambda t: tf.broadcast_to(t[:, :1], [2, 3]), tf.TensorSpec([None, None]))
+    np.testing.assert_allclose(y, np.broadcast_to(x[:, :1], (2, 3)))
+    np.testing.assert_allclose(g[:, 0], 6 * x[:, 0], rtol=1e-6)
+    y, g = grad_of(lambda t: tf.concat(tf.split(t, 2, axis=0)[::-1], axis=1), tf.TensorSpec([None, 3]))
+    np.testing.assert_allclose(y, np.concatenate([x[1:], x[:1]], axis=1))
+    np.testing.assert_allclose(g, 2 * x, rtol=1e-6)
+    y, g = grad_of(lambda t: tf.concat([tf.squeeze(t), tf.squeeze(t) * 2.0], axis=-1), tf.TensorSpec([None, None]))
+    np.testing.assert_allclose(g, 2 * x + 8 * x, rtol=1e-6)  # squeeze: a rank unknown while tracing
+    with pytest.raises(tf.errors.InvalidArgumentError, match="cannot be split into 4 equal parts"):
+        tf.function(lambda t: tf.split(t, 4, axis=0), input_signature=[tf.TensorSpec([None, 3])])(x)

@@ -184,11 +184,9 @@ def split(value, num_or_size_splits, axis=0, num=None, name=None):
     if isinstance(num_or_size_splits, (int, np.integer)):
         n = int(num_or_size_splits)
         d = x.shape[axis] if rank is not None else None
-        if d is None:
-            raise ValueError("split into equal parts needs a static size along the split axis.")
-        if n <= 0 or d % n:
+        if n <= 0 or (d is not None and d % n):
             raise InvalidArgumentError(f"split: dimension {axis} of size {d} cannot be split into {n} equal parts.")
-        sizes = (d // n,) * n
+        sizes = (d // n,) * n if d is not None else (None,) * n  # None: sized when the graph runs
     else:
         sizes = tuple(_required_static_ints(num_or_size_splits, "num_or_size_splits", "split"))
         if -1 in sizes:

@@ -36,19 +36,22 @@ def _transpose_grad(op, dy):
 def _concat_grad(op, dy):
     """Returns dy split along the concat axis into the inputs' sizes."""
     axis = op.attrs["axis"]
-    sizes = [x.shape[axis] for x in op.inputs]
+    sizes = [x.shape[axis] if x.shape.rank is not None else None for x in op.inputs]
     if None not in sizes:
         return list(array_ops.split(dy, sizes, axis=axis))
     # sizes known only at run time: slice dy at offsets computed from the inputs' shapes
     rank = dy.shape.rank
-    if rank is None:
-        raise ValueError("The gradient of concat needs the rank of its inputs.")
-    lead = (slice(None),) * (axis % rank)
+    if rank is not None:
+        lead, tail = (slice(None),) * (axis % rank), ()
+    elif axis >= 0:
+        lead, tail = (slice(None),) * axis, ()
+    else:  # a rank unknown while tracing: count from the end
+        lead, tail = (Ellipsis,), (slice(None),) * (-axis - 1)
     grads, start = [], 0
     for x, n in zip(op.inputs, sizes):
         if n is None:
             n = array_ops.shape(x)[axis]
-        grads.append(dy[lead + (slice(start, start + n),)])
+        grads.append(dy[lead + (slice(start, start + n),) + tail])
         start = start + n
     return grads
 
@@ -89,14 +92,13 @@ def _expand_dims_grad(op, dy):
 def _tile_grad(op, dy):
     """Returns dy reshaped to (multiple, dim) pairs and summed over the multiples."""
     x = op.inputs[0]
-    dims = x.shape._dims
-    if dims is None or None in dims:
-        raise ValueError("The gradient of tile needs a fully known input shape.")
     m = op.attrs["multiples"]
-    inter = []
-    for k, d in zip(m, dims):
-        inter += [k, d]
-    r = reduction_ops.reduce_sum(array_ops.reshape(dy, inter), axis=list(range(0, 2 * len(dims), 2)))
+    dims = x.shape._dims or (None,) * len(m)  # the rank is that of the multiples
+    runtime = array_ops.shape(x) if None in dims else None  # dimensions known only when the graph runs
+    inter: list = []
+    for i, (k, d) in enumerate(zip(m, dims)):
+        inter += [k, runtime[i] if d is None else d]
+    r = reduction_ops.reduce_sum(array_ops.reshape(dy, inter), axis=list(range(0, 2 * len(m), 2)))
     return [r]
 
 

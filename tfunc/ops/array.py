@@ -11,7 +11,7 @@ import numpy as np
 
 from ..core import dtypes as D
 from ..core.errors import IncompatibleShapesError, InvalidArgumentError
-from ..core.shapes import broadcast_shapes, format_shape, num_elements
+from ..core.shapes import format_shape, num_elements
 from ..core.specs import Spec
 from . import sampling as S
 from .infer import INTS, check_dtype, normalize_axes, normalize_axis, same_dtype
@@ -298,7 +298,7 @@ def _split_infer(specs, attrs):
         raise InvalidArgumentError("split: the input must have rank >= 1, got a scalar.")
     axis = normalize_axis(axis, len(s.shape), "split")
     d = s.shape[axis]
-    if d is not None and sum(sizes) != d:
+    if d is not None and None not in sizes and sum(sizes) != d:
         raise InvalidArgumentError(
             f"split: sizes {list(sizes)} do not add up to {d}, the size of "
             f"dimension {axis} of a tensor of shape {format_shape(s.shape)}."
@@ -309,6 +309,11 @@ def _split_infer(specs, attrs):
 def _split_impl(xp, x, axis, sizes):
     if x.ndim == 0:  # a rank unknown while tracing
         raise InvalidArgumentError("split: the input must have rank >= 1, got a scalar.")
+    if None in sizes:  # equal parts of a dimension unknown while tracing
+        d, n = x.shape[axis], len(sizes)
+        if d % n:
+            raise InvalidArgumentError(f"split: dimension {axis} of size {d} cannot be split into {n} equal parts.")
+        sizes = (d // n,) * n
     if sum(sizes) != x.shape[axis]:  # a dimension unknown while tracing
         raise InvalidArgumentError(
             f"split: sizes {list(sizes)} do not add up to {x.shape[axis]}, the size of dimension {axis} of a "
@@ -609,11 +614,16 @@ rank_op = register(
 def _broadcast_to_infer(specs, attrs):
     s = specs[0]
     target = attrs["shape"]
-    out = broadcast_shapes(s.shape, target, "broadcast_to")
-    if out != target and s.shape is not None:
-        raise IncompatibleShapesError(
-            f"broadcast_to: cannot broadcast {format_shape(s.shape)} to {format_shape(target)}."
+    if s.shape is not None:
+        # each dimension of the input (aligned right) is 1, the target's, or unknown until the
+        # graph runs (the kernel checks it then)
+        fits = len(s.shape) <= len(target) and all(
+            d is None or d == 1 or d == t for d, t in zip(s.shape[::-1], target[::-1])
         )
+        if not fits:
+            raise IncompatibleShapesError(
+                f"broadcast_to: cannot broadcast {format_shape(s.shape)} to {format_shape(target)}."
+            )
     return (Spec(target, s.dtype),)
 
 
