@@ -2,7 +2,8 @@
 
 ``layers`` (``Layer``, ``Input``, dense, convolution, pooling, normalization, recurrent,
 merging, reshaping and activation layers), ``Model`` (subclassed or functional) and
-``Sequential`` with ``compile``/``fit``/``evaluate``/``predict``, ``optimizers`` (``SGD``,
+``Sequential`` with ``compile``/``fit``/``evaluate``/``predict`` (minimizing the compiled loss plus
+``model.losses``: ``add_loss`` and ``regularizers`` penalties), ``optimizers`` (``SGD``,
 ``Adam``, ``AdamW``, ``RMSprop``, ``Adagrad``, ``LossScaleOptimizer``, with
 ``optimizers.schedules``), ``mixed_precision`` (dtype policies), ``losses``, ``metrics``,
 ``callbacks``, ``activations``, ``initializers`` and ``utils``. Layers create their weights on their first call,
@@ -21,11 +22,13 @@ from . import (
     mixed_precision,
     models,
     optimizers,
+    regularizers,
     saving,
     utils,
 )
 from .layers import Input, InputLayer, Layer
 from .models import Model, Sequential
+from .regularizers import Regularizer
 
 __all__ = [
     "activations",
@@ -38,11 +41,13 @@ __all__ = [
     "mixed_precision",
     "models",
     "optimizers",
+    "regularizers",
     "saving",
     "utils",
     "Input",
     "InputLayer",
     "Layer",
     "Model",
+    "Regularizer",
     "Sequential",
 ]

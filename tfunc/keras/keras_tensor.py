@@ -10,6 +10,7 @@ with and the KerasTensors it returned. A functional model replays those nodes on
 from __future__ import annotations
 
 import itertools
+import threading
 
 from ..core import dtypes as D
 from ..core import nest
@@ -24,6 +25,13 @@ _names = itertools.count()
 # The layer class that applies an operator to KerasTensors; set by layers/base.py, which builds on
 # this module (so this module cannot import it).
 _OPERATOR_LAYER: list = []
+_symbolic = threading.local()  # depth: how many compute_output_spec runs are under way
+
+
+def in_symbolic_call() -> bool:
+    """True while layers run on the placeholders of :func:`compute_output_spec`: the losses they
+    add then are not kept (Keras adds none for KerasTensors)."""
+    return getattr(_symbolic, "depth", 0) > 0
 
 
 class KerasTensor:
@@ -148,7 +156,11 @@ def compute_output_spec(fn, *args, **kwargs):
             graph.placeholder(Spec(x._shape, x._dtype), name=x.name) if isinstance(x, KerasTensor) else x for x in flat
         ]
         a, kw = nest.unflatten(spec, placed)
-        out = fn(*a, **kw)
+        _symbolic.depth = getattr(_symbolic, "depth", 0) + 1
+        try:
+            out = fn(*a, **kw)
+        finally:
+            _symbolic.depth -= 1
 
     def to_keras(t):
         if t is None:

@@ -8,10 +8,11 @@ import inspect
 import itertools
 import re
 import threading
+import weakref
 
 import numpy as np
 
-from ...api import creation_ops, math_ops
+from ...api import array_ops, creation_ops, math_composites, math_ops
 from ...api.variables import Variable
 from ...core import dtypes as D
 from ...core import nest
@@ -23,12 +24,16 @@ from ...function.autograph import convert
 from ...module import Module
 from .. import initializers as _initializers
 from .. import keras_tensor as _keras_tensor
+from .. import regularizers as _regularizers
 from ..dtypes import keras_dtype
 from ..keras_tensor import KerasTensor, symbolic_call
 
 _name_counts: collections.Counter = collections.Counter()
 _name_lock = threading.Lock()
 _call_context = threading.local()
+# The layers whose add_loss list is not empty: a top-level call clears losses only when some
+# layer holds any, so a model without add_loss/activity regularizers pays one truth test per call.
+_holding_losses: weakref.WeakSet = weakref.WeakSet()
 
 
 def _to_snake_case(name: str) -> str:
@@ -98,7 +103,7 @@ class Layer(Module):
 
     _ALLOWED_KWARGS = frozenset({"input_shape", "batch_input_shape", "batch_size", "input_dim"})
 
-    def __init__(self, trainable=True, name=None, dtype=None, dynamic=False, **kwargs):
+    def __init__(self, trainable=True, name=None, dtype=None, dynamic=False, activity_regularizer=None, **kwargs):
         unknown = set(kwargs) - self._ALLOWED_KWARGS
         if unknown:
             raise TypeError(f"Keyword argument not understood: {sorted(unknown)[0]!r}")
@@ -112,6 +117,9 @@ class Layer(Module):
         self._tfunc_dtype = D.float32 if dtype is None else keras_dtype(dtype)
         self._tfunc_trainable = bool(trainable)
         self._tfunc_weights = []
+        self._tfunc_losses = []
+        # penalty on the outputs, added to ``losses`` by each call (settable, as in Keras)
+        self.activity_regularizer = _regularizers.get(activity_regularizer)
         self.built = False
         self._tfunc_batch_input_shape = None
         if "batch_input_shape" in kwargs:
@@ -267,11 +275,11 @@ class Layer(Module):
         ``initializer``: a name (``'glorot_uniform'``, ``'zeros'``, ``'ones'``, ...), an Initializer,
         or a callable ``f(shape, dtype=...)``; by default glorot_uniform for floating dtypes and
         zeros otherwise. The initial value is computed eagerly, even while a function is traced.
+        ``regularizer`` (a name, Regularizer or callable): its penalty on the weight's current value
+        is in :attr:`losses` while the weight is trainable (Keras keeps it as ``variable.regularizer``).
         """
         if kwargs:
             raise TypeError(f"Unknown keyword argument(s) passed to add_weight: {sorted(kwargs)}")
-        if regularizer is not None:
-            raise ValueError("tfunc.keras does not support weight regularizers (add_weight(regularizer=...)).")
         if constraint is not None:
             raise ValueError("tfunc.keras does not support weight constraints (add_weight(constraint=...)).")
         dt = self._tfunc_dtype if dtype is None else keras_dtype(dtype)
@@ -298,8 +306,75 @@ class Layer(Module):
                     f"{tuple(value.shape.as_list())}, expected {tuple(shape)}."
                 )
             var = Variable(value, trainable=trainable, name=f"{self.name}/{name}", dtype=dt)
+        var.regularizer = _regularizers.get(regularizer)  # read by ``losses``; None for most weights
         self._tfunc_weights.append(var)
         return var
+
+    # --- losses -------------------------------------------------------------------------
+    def add_loss(self, loss):
+        """Adds a scalar tensor (or a list of them) to :attr:`losses`; meant for ``call()``. The
+        losses added during a call are dropped when the next top-level call begins."""
+        losses = nest.flatten(loss)
+        for x in losses:
+            if not isinstance(x, (Tensor, Variable)):
+                raise ValueError(
+                    "`add_loss()` can only be called from inside `build()` or `call()`, on a tensor input. "
+                    f"Received invalid value: {x}"
+                )
+        if _keras_tensor.in_symbolic_call():
+            return  # a call on KerasTensors only learns output shapes: Keras keeps no loss from it
+        self._tfunc_losses.extend(losses)
+        _holding_losses.add(self)
+
+    def _tfunc_add_activity_losses(self, outputs):
+        """``activity_regularizer(output) / batch size`` for each tensor output (Keras 3's
+        ``Layer.__call__``: the penalty does not grow with the batch)."""
+        if _keras_tensor.in_symbolic_call():
+            return
+        for output in nest.flatten(outputs):
+            if not isinstance(output, Tensor):
+                continue
+            loss = convert_to_tensor(self.activity_regularizer(output))
+            if output.shape.rank != 0:
+                batch_size = math_ops.cast(array_ops.shape(output)[0], loss.dtype)
+                loss = math_composites.divide_no_nan(loss, batch_size)
+            self.add_loss(loss)
+
+    def _tfunc_flatten_layers(self) -> list:
+        """Every sublayer once, in the order of Keras 3's ``_flatten_layers(include_self=False)``
+        (a deque fed from the left with each layer's sublayers)."""
+        out, seen = [], {id(self)}
+        queue = collections.deque(self._tfunc_sublayers())
+        while queue:
+            layer = queue.popleft()
+            if id(layer) in seen:
+                continue
+            seen.add(id(layer))
+            out.append(layer)
+            queue.extendleft(layer._tfunc_sublayers())
+        return out
+
+    def _tfunc_sublayers(self) -> list:
+        return [c for c in self._children() if isinstance(c, Layer)]
+
+    def _tfunc_clear_losses(self):
+        for layer in [self, *self._tfunc_flatten_layers()]:
+            layer._tfunc_losses.clear()
+            _holding_losses.discard(layer)
+
+    @property
+    def losses(self) -> list:
+        """The scalar losses of the last top-level call: this layer's :meth:`add_loss` ones
+        (activity regularization included), its sublayers', then each trainable weight's
+        regularization penalty, computed from the weight's current value."""
+        losses = list(self._tfunc_losses)
+        for layer in self._tfunc_flatten_layers():
+            losses.extend(layer._tfunc_losses)
+        for v in self.trainable_weights:
+            regularizer = getattr(v, "regularizer", None)
+            if regularizer is not None:
+                losses.append(regularizer(v))
+        return losses
 
     # --- the Keras protocol ------------------------------------------------------------
     def build(self, input_shape):
@@ -376,9 +451,13 @@ class Layer(Module):
             training = stack[-1]
         if training is not None and _accepts(self.call, "training"):
             kwargs["training"] = training
+        if not stack and _holding_losses:
+            self._tfunc_clear_losses()  # a top-level call starts afresh, as Keras's new call context does
         stack.append(training)
         try:
             outputs = self._call_fn()(inputs, *args, **kwargs)
+            if self.activity_regularizer is not None:
+                self._tfunc_add_activity_losses(outputs)
         finally:
             stack.pop()
         if self.__dict__.get("_tfunc_output_shapes") is None:
@@ -439,8 +518,8 @@ _keras_tensor._OPERATOR_LAYER.append(OperatorLayer)
 
 
 def refuse_unsupported(**options) -> None:
-    """Raises for the first Keras option given that tfunc's layers do not implement
-    (regularizers, constraints): silently ignoring one would train a different model."""
+    """Raises for the first Keras option given that tfunc's layers do not implement (weight
+    constraints): silently ignoring one would train a different model."""
     for arg, v in options.items():
         if v is not None:
             raise ValueError(f"tfunc.keras layers do not support `{arg}`.")

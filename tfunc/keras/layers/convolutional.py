@@ -7,6 +7,7 @@ from ...core.shapes import TensorShape
 from ...eager.convert import convert_to_tensor
 from .. import activations as _activations
 from .. import initializers as _initializers
+from .. import regularizers as _regularizers
 from .base import _ndim_error, _pair, refuse_unsupported
 from .conv_utils import output_length, transpose_output_length
 from .policy import PolicyLayer
@@ -38,7 +39,7 @@ class Conv2D(PolicyLayer):
         bias_constraint=None,
         **kwargs,
     ):
-        super().__init__(**kwargs)
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         filters = int(filters)
         if filters <= 0:
             raise ValueError(
@@ -51,13 +52,9 @@ class Conv2D(PolicyLayer):
         pad = str(padding).lower()
         if pad not in ("valid", "same"):
             raise ValueError(f"The `padding` argument must be one of 'valid', 'same'. Received: {padding!r}")
-        refuse_unsupported(
-            kernel_regularizer=kernel_regularizer,
-            bias_regularizer=bias_regularizer,
-            activity_regularizer=activity_regularizer,
-            kernel_constraint=kernel_constraint,
-            bias_constraint=bias_constraint,
-        )
+        refuse_unsupported(kernel_constraint=kernel_constraint, bias_constraint=bias_constraint)
+        self.kernel_regularizer = _regularizers.get(kernel_regularizer)
+        self.bias_regularizer = _regularizers.get(bias_regularizer)
         self.filters = filters
         self.kernel_size = _pair(kernel_size, "kernel_size")
         self.strides = _pair(strides, "strides")
@@ -91,12 +88,18 @@ class Conv2D(PolicyLayer):
             "kernel",
             shape=(kh, kw, channels, self.filters),
             initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
             dtype=self.dtype,
             trainable=True,
         )
         self.bias = (
             self.add_weight(
-                "bias", shape=(self.filters,), initializer=self.bias_initializer, dtype=self.dtype, trainable=True
+                "bias",
+                shape=(self.filters,),
+                initializer=self.bias_initializer,
+                regularizer=self.bias_regularizer,
+                dtype=self.dtype,
+                trainable=True,
             )
             if self.use_bias
             else None
@@ -182,14 +185,10 @@ class DepthwiseConv2D(PolicyLayer):
         bias_constraint=None,
         **kwargs,
     ):
-        super().__init__(**kwargs)
-        refuse_unsupported(
-            depthwise_regularizer=depthwise_regularizer,
-            bias_regularizer=bias_regularizer,
-            activity_regularizer=activity_regularizer,
-            depthwise_constraint=depthwise_constraint,
-            bias_constraint=bias_constraint,
-        )
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        refuse_unsupported(depthwise_constraint=depthwise_constraint, bias_constraint=bias_constraint)
+        self.depthwise_regularizer = _regularizers.get(depthwise_regularizer)
+        self.bias_regularizer = _regularizers.get(bias_regularizer)
         if data_format not in (None, "channels_last"):
             raise ValueError(
                 f"tfunc.keras DepthwiseConv2D supports data_format='channels_last' only, got {data_format!r}."
@@ -211,10 +210,18 @@ class DepthwiseConv2D(PolicyLayer):
         channels = _channels(self, input_shape)
         kh, kw = self.kernel_size
         self.depthwise_kernel = self.add_weight(
-            "depthwise_kernel", shape=(kh, kw, channels, self.depth_multiplier), initializer=self.depthwise_initializer
+            "depthwise_kernel",
+            shape=(kh, kw, channels, self.depth_multiplier),
+            initializer=self.depthwise_initializer,
+            regularizer=self.depthwise_regularizer,
         )
         self.bias = (
-            self.add_weight("bias", shape=(channels * self.depth_multiplier,), initializer=self.bias_initializer)
+            self.add_weight(
+                "bias",
+                shape=(channels * self.depth_multiplier,),
+                initializer=self.bias_initializer,
+                regularizer=self.bias_regularizer,
+            )
             if self.use_bias
             else None
         )
@@ -275,14 +282,10 @@ class Conv2DTranspose(PolicyLayer):
         bias_constraint=None,
         **kwargs,
     ):
-        super().__init__(**kwargs)
-        refuse_unsupported(
-            kernel_regularizer=kernel_regularizer,
-            bias_regularizer=bias_regularizer,
-            activity_regularizer=activity_regularizer,
-            kernel_constraint=kernel_constraint,
-            bias_constraint=bias_constraint,
-        )
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        refuse_unsupported(kernel_constraint=kernel_constraint, bias_constraint=bias_constraint)
+        self.kernel_regularizer = _regularizers.get(kernel_regularizer)
+        self.bias_regularizer = _regularizers.get(bias_regularizer)
         if data_format not in (None, "channels_last"):
             raise ValueError(
                 f"tfunc.keras Conv2DTranspose supports data_format='channels_last' only, got {data_format!r}."
@@ -316,10 +319,17 @@ class Conv2DTranspose(PolicyLayer):
         channels = _channels(self, input_shape)
         kh, kw = self.kernel_size
         self.kernel = self.add_weight(
-            "kernel", shape=(kh, kw, self.filters, channels), initializer=self.kernel_initializer
+            "kernel",
+            shape=(kh, kw, self.filters, channels),
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
         )
         self.bias = (
-            self.add_weight("bias", shape=(self.filters,), initializer=self.bias_initializer) if self.use_bias else None
+            self.add_weight(
+                "bias", shape=(self.filters,), initializer=self.bias_initializer, regularizer=self.bias_regularizer
+            )
+            if self.use_bias
+            else None
         )
         self.built = True
 

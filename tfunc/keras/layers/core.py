@@ -8,6 +8,7 @@ from ...core.shapes import TensorShape
 from ...eager.convert import convert_to_tensor
 from .. import activations as _activations
 from .. import initializers as _initializers
+from .. import regularizers as _regularizers
 from .base import _accepts, _ndim_error, refuse_unsupported
 from .policy import PolicyLayer
 
@@ -32,19 +33,15 @@ class Dense(PolicyLayer):
         bias_constraint=None,
         **kwargs,
     ):
-        super().__init__(**kwargs)
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         units = int(units)
         if units <= 0:
             raise ValueError(
                 f"Received an invalid value for `units`, expected a positive integer. Received: units={units}"
             )
-        refuse_unsupported(
-            kernel_regularizer=kernel_regularizer,
-            bias_regularizer=bias_regularizer,
-            activity_regularizer=activity_regularizer,
-            kernel_constraint=kernel_constraint,
-            bias_constraint=bias_constraint,
-        )
+        refuse_unsupported(kernel_constraint=kernel_constraint, bias_constraint=bias_constraint)
+        self.kernel_regularizer = _regularizers.get(kernel_regularizer)
+        self.bias_regularizer = _regularizers.get(bias_regularizer)
         self.units = units
         self.activation = _activations.get(activation)
         self.use_bias = bool(use_bias)
@@ -62,11 +59,21 @@ class Dense(PolicyLayer):
                 f"Full input shape received: {shape}"
             )
         self.kernel = self.add_weight(
-            "kernel", shape=(last, self.units), initializer=self.kernel_initializer, dtype=self.dtype, trainable=True
+            "kernel",
+            shape=(last, self.units),
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
+            dtype=self.dtype,
+            trainable=True,
         )
         self.bias = (
             self.add_weight(
-                "bias", shape=(self.units,), initializer=self.bias_initializer, dtype=self.dtype, trainable=True
+                "bias",
+                shape=(self.units,),
+                initializer=self.bias_initializer,
+                regularizer=self.bias_regularizer,
+                dtype=self.dtype,
+                trainable=True,
             )
             if self.use_bias
             else None
@@ -122,19 +129,20 @@ class Embedding(PolicyLayer):
         embeddings_constraint=None,
         mask_zero=False,
         input_length=None,
+        activity_regularizer=None,
         **kwargs,
     ):
         if input_length is not None and "input_shape" not in kwargs:
             kwargs["input_shape"] = (input_length,)
-        super().__init__(**kwargs)
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         self.input_dim, self.output_dim = int(input_dim), int(output_dim)
         if self.input_dim <= 0 or self.output_dim <= 0:
             raise ValueError(
                 "Both `input_dim` and `output_dim` should be positive, Received "
                 f"input_dim = {input_dim} and output_dim = {output_dim}"
             )
-        if embeddings_regularizer is not None or embeddings_constraint is not None:
-            raise ValueError("tfunc.keras Embedding does not support regularizers or constraints.")
+        refuse_unsupported(embeddings_constraint=embeddings_constraint)
+        self.embeddings_regularizer = _regularizers.get(embeddings_regularizer)
         if mask_zero:
             raise ValueError(
                 "tfunc.keras layers do not propagate masks: Embedding(mask_zero=True) is not supported; "
@@ -146,7 +154,10 @@ class Embedding(PolicyLayer):
 
     def build(self, input_shape=None):
         self.embeddings = self.add_weight(
-            "embeddings", shape=(self.input_dim, self.output_dim), initializer=self.embeddings_initializer
+            "embeddings",
+            shape=(self.input_dim, self.output_dim),
+            initializer=self.embeddings_initializer,
+            regularizer=self.embeddings_regularizer,
         )
         self.built = True
 

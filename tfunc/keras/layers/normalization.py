@@ -13,6 +13,7 @@ from ...core.shapes import TensorShape
 from ...eager.convert import convert_to_tensor
 from ...eager.tensor import Tensor
 from .. import initializers as _initializers
+from .. import regularizers as _regularizers
 from .base import _is_symbolic, refuse_unsupported
 from .policy import PolicyLayer
 
@@ -66,12 +67,9 @@ class BatchNormalization(PolicyLayer):
         **kwargs,
     ):
         super().__init__(**kwargs)
-        refuse_unsupported(
-            beta_regularizer=beta_regularizer,
-            gamma_regularizer=gamma_regularizer,
-            beta_constraint=beta_constraint,
-            gamma_constraint=gamma_constraint,
-        )
+        refuse_unsupported(beta_constraint=beta_constraint, gamma_constraint=gamma_constraint)
+        self.beta_regularizer = _regularizers.get(beta_regularizer)
+        self.gamma_regularizer = _regularizers.get(gamma_regularizer)
         if synchronized:
             raise ValueError("tfunc.keras BatchNormalization(synchronized=True) is not supported (one device).")
         self.axis = axis
@@ -93,8 +91,18 @@ class BatchNormalization(PolicyLayer):
         if None in dims:
             raise ValueError(f"BatchNormalization {self.name!r}: axis {self.axis} of {shape} must have a known size.")
         pshape = tuple(dims)
-        self.gamma = self.add_weight("gamma", shape=pshape, initializer=self.gamma_initializer) if self.scale else None
-        self.beta = self.add_weight("beta", shape=pshape, initializer=self.beta_initializer) if self.center else None
+        self.gamma = (
+            self.add_weight(
+                "gamma", shape=pshape, initializer=self.gamma_initializer, regularizer=self.gamma_regularizer
+            )
+            if self.scale
+            else None
+        )
+        self.beta = (
+            self.add_weight("beta", shape=pshape, initializer=self.beta_initializer, regularizer=self.beta_regularizer)
+            if self.center
+            else None
+        )
         self.moving_mean = self.add_weight(
             "moving_mean", shape=pshape, initializer=self.moving_mean_initializer, trainable=False
         )
@@ -180,12 +188,9 @@ class LayerNormalization(PolicyLayer):
         **kwargs,
     ):
         super().__init__(**kwargs)
-        refuse_unsupported(
-            beta_regularizer=beta_regularizer,
-            gamma_regularizer=gamma_regularizer,
-            beta_constraint=beta_constraint,
-            gamma_constraint=gamma_constraint,
-        )
+        refuse_unsupported(beta_constraint=beta_constraint, gamma_constraint=gamma_constraint)
+        self.beta_regularizer = _regularizers.get(beta_regularizer)
+        self.gamma_regularizer = _regularizers.get(gamma_regularizer)
         self.axis = axis
         self.epsilon = float(epsilon)
         self.center = bool(center)
@@ -202,9 +207,13 @@ class LayerNormalization(PolicyLayer):
         dims = tuple(shape[a] for a in self._tfunc_axes)
         if None in dims:
             raise ValueError(f"LayerNormalization {self.name!r}: axis {self.axis} of {shape} must have a known size.")
-        self.gamma = self.add_weight("gamma", shape=dims, initializer=self.gamma_initializer) if self.scale else None
+        self.gamma = (
+            self.add_weight("gamma", shape=dims, initializer=self.gamma_initializer, regularizer=self.gamma_regularizer)
+            if self.scale
+            else None
+        )
         self.beta = (
-            self.add_weight("beta", shape=dims, initializer=self.beta_initializer)
+            self.add_weight("beta", shape=dims, initializer=self.beta_initializer, regularizer=self.beta_regularizer)
             if self.center and not self.rms_scaling
             else None
         )

@@ -26,6 +26,7 @@ from ...eager.convert import convert_to_tensor
 from ...eager.tensor import Tensor
 from .. import activations as _activations
 from .. import initializers as _initializers
+from .. import regularizers as _regularizers
 from ..dtypes import keras_dtype
 from .base import refuse_unsupported
 from .policy import PolicyLayer
@@ -119,13 +120,13 @@ class LSTMCell(_Cell):
                 f"Received an invalid value for argument `units`, expected a positive integer, got {units}."
             )
         refuse_unsupported(
-            kernel_regularizer=kernel_regularizer,
-            recurrent_regularizer=recurrent_regularizer,
-            bias_regularizer=bias_regularizer,
             kernel_constraint=kernel_constraint,
             recurrent_constraint=recurrent_constraint,
             bias_constraint=bias_constraint,
         )
+        self.kernel_regularizer = _regularizers.get(kernel_regularizer)
+        self.recurrent_regularizer = _regularizers.get(recurrent_regularizer)
+        self.bias_regularizer = _regularizers.get(bias_regularizer)
         _check_no_dropout("LSTMCell", dropout, recurrent_dropout)
         self.units = units
         self.activation = _activations.get(activation)
@@ -146,9 +147,14 @@ class LSTMCell(_Cell):
         if input_dim is None:
             raise ValueError(f"LSTMCell {self.name!r} needs a defined last input dimension, got {shape}.")
         u = self.units
-        self.kernel = self.add_weight("kernel", shape=(input_dim, 4 * u), initializer=self.kernel_initializer)
+        self.kernel = self.add_weight(
+            "kernel", shape=(input_dim, 4 * u), initializer=self.kernel_initializer, regularizer=self.kernel_regularizer
+        )
         self.recurrent_kernel = self.add_weight(
-            "recurrent_kernel", shape=(u, 4 * u), initializer=self.recurrent_initializer
+            "recurrent_kernel",
+            shape=(u, 4 * u),
+            initializer=self.recurrent_initializer,
+            regularizer=self.recurrent_regularizer,
         )
         if self.use_bias:
             if self.unit_forget_bias:
@@ -161,7 +167,9 @@ class LSTMCell(_Cell):
                     )
             else:
                 bias_initializer = self.bias_initializer
-            self.bias = self.add_weight("bias", shape=(4 * u,), initializer=bias_initializer)
+            self.bias = self.add_weight(
+                "bias", shape=(4 * u,), initializer=bias_initializer, regularizer=self.bias_regularizer
+            )
         else:
             self.bias = None
         self.built = True
@@ -244,13 +252,13 @@ class GRUCell(_Cell):
                 f"Received an invalid value for argument `units`, expected a positive integer, got {units}."
             )
         refuse_unsupported(
-            kernel_regularizer=kernel_regularizer,
-            recurrent_regularizer=recurrent_regularizer,
-            bias_regularizer=bias_regularizer,
             kernel_constraint=kernel_constraint,
             recurrent_constraint=recurrent_constraint,
             bias_constraint=bias_constraint,
         )
+        self.kernel_regularizer = _regularizers.get(kernel_regularizer)
+        self.recurrent_regularizer = _regularizers.get(recurrent_regularizer)
+        self.bias_regularizer = _regularizers.get(bias_regularizer)
         _check_no_dropout("GRUCell", dropout, recurrent_dropout)
         self.units = units
         self.activation = _activations.get(activation)
@@ -271,13 +279,20 @@ class GRUCell(_Cell):
         if input_dim is None:
             raise ValueError(f"GRUCell {self.name!r} needs a defined last input dimension, got {shape}.")
         u = self.units
-        self.kernel = self.add_weight("kernel", shape=(input_dim, 3 * u), initializer=self.kernel_initializer)
+        self.kernel = self.add_weight(
+            "kernel", shape=(input_dim, 3 * u), initializer=self.kernel_initializer, regularizer=self.kernel_regularizer
+        )
         self.recurrent_kernel = self.add_weight(
-            "recurrent_kernel", shape=(u, 3 * u), initializer=self.recurrent_initializer
+            "recurrent_kernel",
+            shape=(u, 3 * u),
+            initializer=self.recurrent_initializer,
+            regularizer=self.recurrent_regularizer,
         )
         if self.use_bias:
             shape = (2, 3 * u) if self.reset_after else (3 * u,)
-            self.bias = self.add_weight("bias", shape=shape, initializer=self.bias_initializer)
+            self.bias = self.add_weight(
+                "bias", shape=shape, initializer=self.bias_initializer, regularizer=self.bias_regularizer
+            )
         else:
             self.bias = None
         self.built = True
@@ -510,7 +525,6 @@ class LSTM(RNN):
         use_cudnn="auto",
         **kwargs,
     ):
-        refuse_unsupported(activity_regularizer=activity_regularizer)
         cell = LSTMCell(
             units,
             activation=activation,
@@ -537,6 +551,7 @@ class LSTM(RNN):
             go_backwards=go_backwards,
             stateful=stateful,
             unroll=unroll,
+            activity_regularizer=activity_regularizer,
             **kwargs,
         )
 
@@ -573,7 +588,6 @@ class GRU(RNN):
         use_cudnn="auto",
         **kwargs,
     ):
-        refuse_unsupported(activity_regularizer=activity_regularizer)
         cell = GRUCell(
             units,
             activation=activation,
@@ -600,5 +614,6 @@ class GRU(RNN):
             go_backwards=go_backwards,
             stateful=stateful,
             unroll=unroll,
+            activity_regularizer=activity_regularizer,
             **kwargs,
         )

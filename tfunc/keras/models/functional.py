@@ -256,6 +256,11 @@ class Functional(Model):
             out.append(x)
         return out
 
+    def add_loss(self, loss):
+        """Not supported on a functional model, as in Keras 3 (which would need a symbolic loss):
+        add losses in a layer's ``call`` instead."""
+        raise NotImplementedError
+
     def call(self, inputs, training=None, mask=None):
         values = {}
         for ref, x in zip(self._tfunc_inputs, self._standardize_inputs(inputs)):

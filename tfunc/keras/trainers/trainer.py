@@ -17,11 +17,13 @@ import warnings
 
 import numpy as np
 
-from ...api import array_ops
+from ...api import array_ops, math_ops, reduction_ops
 from ...autodiff.tape import GradientTape
 from ...core import distribution, nest
+from ...core import dtypes as D
 from ...core.specs import Spec
 from ...distribute.strategy import get_strategy
+from ...eager.convert import convert_to_tensor
 from ...eager.tensor import Tensor
 from ...function.function import function
 from ...tracing.func_graph import FuncGraph
@@ -224,20 +226,17 @@ class Trainer:
             m.reset_state()
 
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
-        """The total loss: the compiled loss plus the losses added by layers."""
+        """The total loss: the compiled loss plus :attr:`losses` (``add_loss`` and regularization
+        penalties), summed as Keras 3's ``compute_loss`` sums them."""
         losses = []
         if self._tfunc_compile_loss is not None:
             value = self._tfunc_compile_loss(y, y_pred, sample_weight)
             if value is not None:
                 losses.append(value)
-        extra = getattr(self, "losses", None)
-        for value in extra if isinstance(extra, list) else []:
-            losses.append(value)
+        losses.extend(_aggregate_additional_loss(value) for value in self.losses)
         if not losses:
             raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
-        total = losses[0]
-        for value in losses[1:]:
-            total = total + value
+        total = losses[0] if len(losses) == 1 else reduction_ops.reduce_sum(array_ops.stack(losses))
         return _scale_loss_for_distribution(total)
 
     def _compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
@@ -672,6 +671,15 @@ class Trainer:
         """The model's outputs for one batch, as NumPy arrays."""
         outputs = self.make_predict_function()([to_tensors(self._tfunc_local_batch((x,)))])[0]
         return nest.map_structure(_to_numpy, outputs)
+
+
+def _aggregate_additional_loss(loss):
+    """A loss of :attr:`losses` as a floating scalar (Keras's ``_aggregate_additional_loss``:
+    an integer loss becomes float32, a non-scalar one is summed)."""
+    loss = convert_to_tensor(loss)
+    if not loss.dtype.is_floating:
+        loss = math_ops.cast(loss, D.float32)
+    return reduction_ops.reduce_sum(loss)
 
 
 def _scale_loss_for_distribution(loss):
