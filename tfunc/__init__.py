@@ -70,6 +70,7 @@ from .api.debugging_ops import (
     assert_rank,
 )
 from .api.functional_ops import case, foldl, foldr, map_fn, scan, switch_case
+from .api.indexed_slices import IndexedSlices
 from .api.indexing_ops import (
     gather_nd,
     meshgrid,
@@ -373,6 +374,7 @@ __all__ = [
     # state, functions, gradients
     "Variable",
     "TensorArray",
+    "IndexedSlices",
     "Module",
     "GradientTape",
     "custom_gradient",

@@ -138,7 +138,7 @@ def test_gradient_matches_finite_differences(op):
                 # directional derivatives: each off-diagonal difference split over i,j and j,i.
                 expected = (expected + np.swapaxes(expected, -1, -2)) / 2
             for name, got in (("eager", grads[k]), ("traced", traced_grads[k]), ("around function", around[k])):
-                g = np.zeros_like(expected) if got is None else got.numpy()
+                g = np.zeros_like(expected) if got is None else tf.convert_to_tensor(got).numpy()  # IndexedSlices too
                 np.testing.assert_allclose(
                     g, expected, rtol=1e-5, atol=1e-6, err_msg=f"{op.name} input {i} ({name}), attrs={attrs}"
                 )

@@ -13,7 +13,9 @@ from ..core import dtypes as D
 from ..core.errors import InvalidArgumentError
 from ..core.shapes import TensorShape, as_shape, broadcast_shapes
 from ..eager.convert import constant, convert_to_tensor
+from ..eager.dispatch import call
 from ..eager.tensor import EagerTensor, Tensor
+from ..ops.array import dynamic_reshape_op
 from ..ops.infer import normalize_axis
 from ..tracing.symbolic import constant_value
 from . import math_ops as m
@@ -90,7 +92,10 @@ def repeat(input, repeats, axis=None, name=None):
     n = x.shape[axis]
     if n is not None and n != len(counts):
         raise InvalidArgumentError(f"repeat: {len(counts)} repeats for an axis of size {n}.")
-    return gather(x, constant(np.repeat(np.arange(len(counts)), counts).astype(np.int32)), axis=axis)
+    # gathered from a reshape (a no-op), so the gradient comes back dense, as from TensorFlow's
+    # repeat (a boolean mask of a tiled tensor), not as the IndexedSlices of a gather
+    source = call(dynamic_reshape_op, (x, shape(x)))
+    return gather(source, constant(np.repeat(np.arange(len(counts)), counts).astype(np.int32)), axis=axis)
 
 
 def boolean_mask(tensor, mask, axis=None, name=None):

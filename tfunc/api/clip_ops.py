@@ -6,13 +6,17 @@ from __future__ import annotations
 from ..eager.convert import convert_to_tensor
 from . import creation_ops, math_ops, run_time_axis
 from .array_ops import identity
+from .indexed_slices import IndexedSlices
 from .linalg_ops import global_norm
 
 
 def clip_by_norm(t, clip_norm, axes=None, name=None):
     """``t * clip_norm / max(l2norm(t, axes), clip_norm)``: tensors (or slices along ``axes``)
     whose L2 norm exceeds ``clip_norm`` are scaled down to it; others pass unchanged.  A zero
-    tensor stays zero (and has a zero gradient), as in TensorFlow."""
+    tensor stays zero (and has a zero gradient), as in TensorFlow.  An IndexedSlices is clipped
+    by the norm of its rows and stays one."""
+    if isinstance(t, IndexedSlices):
+        return IndexedSlices(clip_by_norm(t.values, clip_norm, axes), t.indices, t.dense_shape)
     t = convert_to_tensor(t)
     clip = math_ops.cast(convert_to_tensor(clip_norm), t.dtype)
     l2sum = run_time_axis.reduce_sum(t * t, axis=axes, keepdims=True)
@@ -30,7 +34,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     if isinstance(t_list, (str, bytes)) or not hasattr(t_list, "__iter__"):
         raise TypeError(f"clip_by_global_norm expects a list of tensors, got {t_list!r}.")
     items = list(t_list)
-    present = [convert_to_tensor(t) for t in items if t is not None]
+    present = [t if isinstance(t, IndexedSlices) else convert_to_tensor(t) for t in items if t is not None]
     norm = global_norm(present) if use_norm is None else convert_to_tensor(use_norm)
     clip = math_ops.cast(convert_to_tensor(clip_norm), norm.dtype)
     scale = clip * math_ops.minimum(math_ops.reciprocal(norm), math_ops.reciprocal(clip))
@@ -40,7 +44,9 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     for t in items:
         if t is None:
             out.append(None)
-            continue
-        t = convert_to_tensor(t)
-        out.append(identity(t * math_ops.cast(scale, t.dtype)))
+        elif isinstance(t, IndexedSlices):  # stays one, its rows scaled (as TensorFlow's)
+            out.append(IndexedSlices(identity(t.values * math_ops.cast(scale, t.dtype)), t.indices, t.dense_shape))
+        else:
+            t = convert_to_tensor(t)
+            out.append(identity(t * math_ops.cast(scale, t.dtype)))
     return out, norm

@@ -16,6 +16,7 @@ from ..ops import linalg as L
 from ..ops.infer import normalize_axis
 from . import math_ops, reduction_ops, run_time_axis
 from .array_ops import expand_dims, squeeze, transpose
+from .indexed_slices import IndexedSlices
 
 Qr = namedtuple("Qr", ["q", "r"])
 
@@ -222,8 +223,9 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
 
 
 def global_norm(t_list, name=None):
-    """sqrt(sum of the squared L2 norms of every tensor in ``t_list``); None entries are skipped."""
-    ts = [convert_to_tensor(t) for t in t_list if t is not None]
+    """sqrt(sum of the squared L2 norms of every tensor in ``t_list``); None entries are skipped
+    (an IndexedSlices counts its rows, a repeated index once per row, as TensorFlow's)."""
+    ts = [t.values if isinstance(t, IndexedSlices) else convert_to_tensor(t) for t in t_list if t is not None]
     if not ts:
         raise InvalidArgumentError("global_norm needs at least one tensor.")
     total = None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..api import array_ops, creation_ops, reduction_ops
+from ..api.indexed_slices import IndexedSlices
 from ..eager.dispatch import call
 from ..ops.array import gather_grad_op, one_hot_op
 from .registry import no_gradient, register_gradient
@@ -104,8 +105,19 @@ def _tile_grad(op, dy):
 
 @register_gradient("gather", inputs=(0,))
 def _gather_grad(op, dy):
-    """Returns dy scatter-added into zeros of params' shape at the indices (gather_grad)."""
-    return [call(gather_grad_op, (dy, op.inputs[1], op.inputs[0]), {"axis": op.attrs["axis"]}), None]
+    """Along axis 0, TensorFlow's sparse gradient: the rows of dy at the indices, as an
+    IndexedSlices of params' shape; along another axis, dy scatter-added into zeros of
+    params' shape (gather_grad)."""
+    params, indices = op.inputs[0], op.inputs[1]
+    if op.attrs["axis"] != 0:
+        return [call(gather_grad_op, (dy, indices, params), {"axis": op.attrs["axis"]}), None]
+    rest = params.shape.as_list()[1:] if params.shape.rank is not None else None
+    if rest is not None and None not in rest:
+        row_shape = [-1] + rest
+    else:
+        row_shape = array_ops.concat([[-1], array_ops.shape(params)[1:]], 0)
+    values = array_ops.reshape(dy, row_shape)
+    return [IndexedSlices(values, array_ops.reshape(indices, [-1]), array_ops.shape(params)), None]
 
 
 @register_gradient("gather_grad")
@@ -140,9 +152,9 @@ def _sum_to_like_grad(op, dy):
     return [array_ops.broadcast_to_like(dy, op.inputs[0]), None]
 
 
-@register_gradient("identity")
+@register_gradient("identity", slices=True)
 def _identity_grad(op, dy):
-    """Returns dy."""
+    """Returns dy (an IndexedSlices as it is)."""
     return [dy]
 
 

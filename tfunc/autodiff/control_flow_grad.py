@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..api.control_flow_ops import build_cond, build_while
+from ..api.indexed_slices import densify
 from ..eager.dispatch import call
 from ..ops.control_flow import VARIANT, loop_stack_read_op, loop_stack_size_op, unstash_op
 from ..ops.registry import REGISTRY
@@ -167,7 +168,7 @@ def subgraph_vjp(graph, inputs, wrt, output_grads, infos=None, given=None):
     if not pairs:
         return [zeros_grad(inputs[i], infos.get(i)) for i in wrt]
     grads = tape.gradient([o for o, _ in pairs], [inputs[i] for i in wrt], output_gradients=[g for _, g in pairs])
-    return [g if g is not None else zeros_grad(inputs[i], infos.get(i)) for g, i in zip(grads, wrt)]
+    return [densify(g) if g is not None else zeros_grad(inputs[i], infos.get(i)) for g, i in zip(grads, wrt)]
 
 
 def _cond_stash(op):

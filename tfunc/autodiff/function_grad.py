@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from .. import backend as _backend
 from ..api.creation_ops import zeros_like
+from ..api.indexed_slices import densify
 from ..core.context import ctx, record_operation
 from ..eager.tensor import EagerTensor
 from ..ops.control_flow import function_call_op
@@ -56,7 +57,7 @@ class _Split:
             dys = [fg.placeholder(outputs[i]._spec, name="output_grad") for i in self.float_outputs]
             sources = [t for t in inputs] + list(variables)
             grads = tape.gradient([outputs[i] for i in self.float_outputs], sources, output_gradients=dys)
-            grads = [g if need else None for g, need in zip(grads, needed)]
+            grads = [densify(g) if need else None for g, need in zip(grads, needed)]  # graph outputs: dense
         self.n_inputs = len(inputs)
         self.has_grad = [g is not None for g in grads]
         g_refs = [(g.node, g.index) for g in grads if g is not None]
@@ -240,7 +241,7 @@ def _replayed_grad(op, dys):
         outs = replay(ir, inputs, variable_read=lambda var: reads[var._unique_id])
     pairs = [(outs[i], dys[i]) for i in split.float_outputs if dys[i] is not None]
     grads = tape.gradient([o for o, _ in pairs], sources, output_gradients=[d for _, d in pairs])
-    return [g if present else None for g, present in zip(grads, split.has_grad)]
+    return [densify(g) if present else None for g, present in zip(grads, split.has_grad)]
 
 
 def _zeros(t):

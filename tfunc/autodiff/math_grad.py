@@ -10,6 +10,7 @@ import math
 
 from ..api.array_ops import sum_to_like
 from ..api.creation_ops import ones_like, zeros_like
+from ..api.indexed_slices import IndexedSlices
 from ..api.math_ops import (
     cast,
     cos,
@@ -373,11 +374,14 @@ def _clip_grad(op, dy):
     ]
 
 
-@register_gradient("cast")
+@register_gradient("cast", slices=True)
 def _cast_grad(op, dy):
-    """Returns dy cast back to x's dtype between float dtypes; none otherwise."""
+    """Returns dy cast back to x's dtype between float dtypes (an IndexedSlices' rows, as
+    TensorFlow's: a mixed-precision embedding keeps its sparse gradient); none otherwise."""
     src = op.inputs[0].dtype
     if src.is_floating and op.attrs["dtype"].is_floating:
+        if isinstance(dy, IndexedSlices):
+            return [IndexedSlices(cast(dy.values, src), dy.indices, dy.dense_shape)]
         return [cast(dy, src)]
     return [None]
 

@@ -4,6 +4,7 @@ on every backward pass (itself a py_function, so it works inside traced function
 from __future__ import annotations
 
 from ..api.creation_ops import zeros_like
+from ..api.indexed_slices import densify
 from ..api.py_ops import py_function
 from .registry import register_gradient
 from .tape import GradientTape
@@ -26,7 +27,7 @@ def _grad(op, *dys):
             outs = func(*xs)
         outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
         grads = tape.gradient(outs, [xs[i] for i in wrt], output_gradients=gs)
-        return [g if g is not None else zeros_like(xs[i]) for g, i in zip(grads, wrt)]
+        return [densify(g) if g is not None else zeros_like(xs[i]) for g, i in zip(grads, wrt)]
 
     dys = [d if d is not None else zeros_like(o) for d, o in zip(dys, op.outputs)]
     grads = py_function(backward, list(op.inputs) + list(dys), [op.inputs[i].dtype for i in wrt])

@@ -12,6 +12,7 @@ import functools
 
 from ..api.array_ops import identity
 from ..api.custom_gradient import custom_gradient
+from ..api.indexed_slices import densify
 from ..core import nest
 from ..eager.tensor import Tensor
 from .tape import GradientTape
@@ -40,6 +41,7 @@ def recompute_grad(f):
             grads = tape.gradient(
                 nest.flatten(again), watched + variables, output_gradients=list(upstream), unconnected_gradients="zero"
             )
+            grads = [densify(g) for g in grads]
             it = iter(grads[: len(watched)])
             arg_grads = [next(it) if isinstance(a, Tensor) else None for a in fresh]
             return arg_grads, grads[len(watched) :]

@@ -29,19 +29,22 @@ __all__ = ["GradientRule", "GRADIENTS", "register_gradient", "no_gradient", "gra
 class GradientRule:
     fn: Callable  # (op context, *output grads) -> input grads
     inputs: Optional[tuple] = None  # indices of inputs that can have a gradient (None: all)
+    slices: bool = False  # takes IndexedSlices gradients as they are (others get them dense)
 
 
 GRADIENTS: dict[str, GradientRule] = {}
 
 
-def register_gradient(op_name: str, inputs: Optional[tuple] = None):
+def register_gradient(op_name: str, inputs: Optional[tuple] = None, slices: bool = False):
     """Decorator: ``fn`` is the gradient rule of ``op_name``; ``inputs`` restricts which
-    inputs are differentiable (the tests check only those against finite differences)."""
+    inputs are differentiable (the tests check only those against finite differences);
+    ``slices``: the rule takes an IndexedSlices upstream gradient as it is (TensorFlow's Cast
+    and Identity pass a sparse gradient on); other rules get it as a dense tensor."""
 
     def deco(fn):
         if op_name in GRADIENTS:
             raise ValueError(f"op {op_name!r} has a gradient rule already")
-        GRADIENTS[op_name] = GradientRule(fn, inputs)
+        GRADIENTS[op_name] = GradientRule(fn, inputs, slices)
         return fn
 
     return deco

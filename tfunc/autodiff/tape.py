@@ -24,6 +24,7 @@ from ..api.array_ops import concat, reshape, shape, size, stack
 from ..api.control_flow_ops import while_loop
 from ..api.creation_ops import ones_like, zeros, zeros_like
 from ..api.creation_ops import range as tf_range
+from ..api.indexed_slices import IndexedSlices, concat_slices, densify
 from ..api.math_ops import cast, equal
 from ..api.tensor_array import TensorArray
 from ..core import nest
@@ -334,12 +335,20 @@ def _to_tensor(t):
     return convert_to_tensor(t)
 
 
+def _add(a, b):
+    """The sum of two gradients of one tensor: IndexedSlices side by side (TensorFlow's sparse
+    aggregation), dense otherwise."""
+    if isinstance(a, IndexedSlices) and isinstance(b, IndexedSlices):
+        return concat_slices(a, b)
+    return densify(a) + densify(b)
+
+
 def _sum(parts):
     if not parts:
         return None
     total = parts[0]
     for p in parts[1:]:
-        total = total + p
+        total = _add(total, p)
     return total
 
 
@@ -351,7 +360,7 @@ def backprop(entries, targets, output_grads, tracked, complex_tracked=True):
     for t, g in zip(targets, output_grads):
         if id(t) not in tracked:  # the target does not depend on any source
             continue
-        g = ones_like(t) if g is None else g
+        g = ones_like(t) if g is None else densify(g)
         grads[id(t)] = g if id(t) not in grads else grads[id(t)] + g
     for entry in reversed(entries):
         dys = [grads.get(id(o)) for o in entry.outputs]
@@ -377,6 +386,8 @@ def backprop(entries, targets, output_grads, tracked, complex_tracked=True):
                 f"gradient registry has no entry for: {entry.op.name} (tfunc has no gradient for it; "
                 "for example TensorArray split/concat and loops over datasets)."
             )
+        if not rule.slices:  # sources keep IndexedSlices; most rules take dense gradients
+            dys = [densify(d) for d in dys]
         # Outputs that received no gradient pass None (a multi-output op's rule fills in
         # zeros where it needs them): no zeros are materialised for unused outputs.
         in_grads = rule.fn(OpContext(entry.inputs, entry.outputs, entry.attrs, needed), *dys)
@@ -384,5 +395,5 @@ def backprop(entries, targets, output_grads, tracked, complex_tracked=True):
             if g is None or i not in needed:
                 continue
             prev = grads.get(id(t))
-            grads[id(t)] = g if prev is None else prev + g
+            grads[id(t)] = g if prev is None else _add(prev, g)
     return grads

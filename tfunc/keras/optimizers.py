@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import warnings
 
-from ..api import control_flow_ops, creation_ops, math_ops, reduction_ops
+from ..api import array_ops, control_flow_ops, creation_ops, math_ops, reduction_ops
+from ..api.indexed_slices import IndexedSlices, densify
 from ..api.variables import Variable
 from ..autodiff.tape import GradientTape
 from ..core import distribution
@@ -48,13 +49,28 @@ def _aggregate_gradients(grads):
         )
     if strategy.num_replicas_in_sync == 1:
         return grads
-    return list(replica.all_reduce("sum", grads))
+    return list(replica.all_reduce("sum", [densify(g) for g in grads]))
+
+
+def _on_rows(g, fn):
+    """``fn(g)``, or for an IndexedSlices ``fn`` of its rows (as TensorFlow's ops, which Keras's
+    optimizers call, act on a sparse gradient: one row per occurrence of an id)."""
+    return IndexedSlices(fn(g.values), g.indices, g.dense_shape) if isinstance(g, IndexedSlices) else fn(g)
+
+
+def _sum_of_squares(g):
+    return reduction_ops.reduce_sum(math_ops.square(g.values if isinstance(g, IndexedSlices) else g))
+
+
+def _dense_and_squared(g):
+    """``(g, g**2)`` dense; of an IndexedSlices, Keras's square: each row squared before the rows of
+    one id are added (an id looked up twice in a batch adds two squares, not the square of a sum)."""
+    return densify(g), densify(_on_rows(g, math_ops.square))
 
 
 def _clip_by_norm(g, clip_norm):
-    l2sum = reduction_ops.reduce_sum(math_ops.square(g))
-    l2norm = math_ops.sqrt(l2sum)
-    return g * clip_norm / math_ops.maximum(l2norm, clip_norm)
+    l2norm = math_ops.sqrt(_sum_of_squares(g))
+    return _on_rows(g, lambda x: x * clip_norm / math_ops.maximum(l2norm, clip_norm))
 
 
 class Optimizer(Module):
@@ -70,6 +86,9 @@ class Optimizer(Module):
     """
 
     _tfunc_is_optimizer = True
+    # ``_update_step`` gets an IndexedSlices gradient (an Embedding's) as it is: the optimizers
+    # that square the gradient square its rows (``_dense_and_squared``); the others get it dense
+    _takes_slices = False
 
     def __init__(
         self,
@@ -253,20 +272,22 @@ class Optimizer(Module):
     # --- applying gradients --------------------------------------------------------------
     def _clip(self, grads):
         if self.clipvalue is not None:
-            grads = [math_ops.clip_by_value(g, -self.clipvalue, self.clipvalue) for g in grads]
+            c = self.clipvalue
+            grads = [_on_rows(g, lambda x: math_ops.clip_by_value(x, -c, c)) for g in grads]
         if self.clipnorm is not None:
             grads = [_clip_by_norm(g, self.clipnorm) for g in grads]
         if self.global_clipnorm is not None:
             total = None
             for g in grads:
-                s = reduction_ops.reduce_sum(math_ops.square(math_ops.cast(g, D.float32)))
+                s = math_ops.cast(_sum_of_squares(g), D.float32)
                 total = s if total is None else total + s
             norm = math_ops.sqrt(total)
             c = self.global_clipnorm
             # Keras' formula: (norm - norm) makes the scale NaN for an inf or NaN norm, so an overflow
             # shows in every variable instead of silently skipping the update (c / inf = 0)
             scale = c * math_ops.minimum(1.0 / norm, 1.0 / c) + (norm - norm)
-            grads = [g * math_ops.cast(scale, g.dtype) for g in grads]
+            # scaled as Keras scales them (a multiply that makes an IndexedSlices dense)
+            grads = [densify(g) * math_ops.cast(scale, g.dtype) for g in grads]
         return grads
 
     def apply_gradients(self, grads_and_vars, name=None, skip_gradients_aggregation=False):
@@ -292,7 +313,7 @@ class Optimizer(Module):
         for g, v in filtered:
             if not isinstance(v, Variable):
                 raise TypeError(f"Optimizers update tfunc.Variables only, got {v!r}.")
-            if not isinstance(g, Tensor):
+            if not isinstance(g, (Tensor, IndexedSlices)):
                 g = convert_to_tensor(g.read_value() if isinstance(g, Variable) else g, dtype=v.dtype)
             if g.dtype is not v.dtype:
                 raise TypeError(
@@ -316,7 +337,7 @@ class Optimizer(Module):
             lr = math_ops.cast(lr32, v.dtype) if v.dtype is not D.float32 else lr32
             if self.weight_decay and self._decays(v):
                 v.assign_sub(v.read_value() * (lr * self.weight_decay))
-            self._update_step(g, v, lr)
+            self._update_step(g if self._takes_slices else densify(g), v, lr)
 
     def apply(self, grads, trainable_variables=None):
         """Keras 3's form of :meth:`apply_gradients`: ``grads`` in the order of
@@ -460,6 +481,8 @@ class Adam(Optimizer):
     With ``amsgrad=True``, ``vhat = max(vhat, v)`` replaces ``v`` in the last line.
     """
 
+    _takes_slices = True  # squares an IndexedSlices' rows, as Keras
+
     def __init__(
         self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=False, name="Adam", **kwargs
     ):
@@ -473,6 +496,7 @@ class Adam(Optimizer):
         return ("m", "v", "vhat") if self.amsgrad else ("m", "v")
 
     def _update_step(self, grad, var, lr):
+        grad, squared = _dense_and_squared(grad)
         dt = var.dtype
         t = self._local_step(dt)
         beta_1 = convert_to_tensor(self.beta_1, dtype=dt)
@@ -483,7 +507,7 @@ class Adam(Optimizer):
         m = self.get_slot(var, "m")
         v = self.get_slot(var, "v")
         m.assign_add((grad - m.read_value()) * (1.0 - self.beta_1))
-        v.assign_add((math_ops.square(grad) - v.read_value()) * (1.0 - self.beta_2))
+        v.assign_add((squared - v.read_value()) * (1.0 - self.beta_2))
         if self.amsgrad:
             vhat = self.get_slot(var, "vhat")
             vhat.assign(math_ops.maximum(vhat.read_value(), v.read_value()))
@@ -558,6 +582,8 @@ class RMSprop(Optimizer):
     w -= increment                                                          (otherwise)
     """
 
+    _takes_slices = True  # squares an IndexedSlices' rows, as Keras
+
     def __init__(
         self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False, name="RMSprop", **kwargs
     ):
@@ -576,8 +602,9 @@ class RMSprop(Optimizer):
         return tuple(names)
 
     def _update_step(self, grad, var, lr):
+        grad, squared = _dense_and_squared(grad)
         velocity = self.get_slot(var, "velocity")
-        velocity.assign(velocity.read_value() * self.rho + math_ops.square(grad) * (1.0 - self.rho))
+        velocity.assign(velocity.read_value() * self.rho + squared * (1.0 - self.rho))
         if self.centered:
             average = self.get_slot(var, "average_gradient")
             average.assign(average.read_value() * self.rho + grad * (1.0 - self.rho))
@@ -603,6 +630,8 @@ class Adagrad(Optimizer):
     ``w -= learning_rate * g / sqrt(accumulator + epsilon)``, the accumulators starting at
     ``initial_accumulator_value``."""
 
+    _takes_slices = True  # squares an IndexedSlices' rows, as Keras
+
     def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7, name="Adagrad", **kwargs):
         super().__init__(name=name, learning_rate=learning_rate, **kwargs)
         if initial_accumulator_value < 0:
@@ -623,8 +652,9 @@ class Adagrad(Optimizer):
                 acc.assign(creation_ops.fill(v.shape.as_list(), math_ops.cast(self.initial_accumulator_value, v.dtype)))
 
     def _update_step(self, grad, var, lr):
+        grad, squared = _dense_and_squared(grad)
         acc = self.get_slot(var, "accumulator")
-        acc.assign_add(math_ops.square(grad))
+        acc.assign_add(squared)
         var.assign_sub(grad * lr / math_ops.sqrt(acc.read_value() + self.epsilon))
 
     def get_config(self):
@@ -644,6 +674,8 @@ class Nadam(Optimizer):
     """
 
     _keras_slots_per_variable = True  # Keras makes each variable's slots together (weights files)
+
+    _takes_slices = True  # squares an IndexedSlices' rows, as Keras
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name="Nadam", **kwargs):
         super().__init__(name=name, learning_rate=learning_rate, **kwargs)
@@ -687,6 +719,7 @@ class Nadam(Optimizer):
         super()._update_steps(grads, variables, lr32)
 
     def _update_step(self, grad, var, lr):
+        grad, squared = _dense_and_squared(grad)
         dt = var.dtype
         t = self._local_step(dt)
         u_t = self._u(t, dt)
@@ -697,7 +730,7 @@ class Nadam(Optimizer):
         m = self.get_slot(var, "momentum")
         v = self.get_slot(var, "velocity")
         m.assign_add((grad - m.read_value()) * (1.0 - self.beta_1))
-        v.assign_add((math_ops.square(grad) - v.read_value()) * (1.0 - self.beta_2))
+        v.assign_add((squared - v.read_value()) * (1.0 - self.beta_2))
         m_hat = u_t_1 * m.read_value() / (1.0 - u_product_t_1) + (1.0 - u_t) * grad / (1.0 - u_product_t)
         v_hat = v.read_value() / (1.0 - beta_2_power)
         var.assign_sub(m_hat * lr / (math_ops.sqrt(v_hat) + self.epsilon))
@@ -749,6 +782,8 @@ class Adadelta(Optimizer):
 
     _keras_slots_per_variable = True  # Keras makes each variable's slots together (weights files)
 
+    _takes_slices = True  # squares an IndexedSlices' rows, as Keras
+
     def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-7, name="Adadelta", **kwargs):
         super().__init__(name=name, learning_rate=learning_rate, **kwargs)
         self.rho = float(rho)
@@ -758,16 +793,21 @@ class Adadelta(Optimizer):
         return ("accumulated_grad", "accumulated_delta_var")
 
     def _update_step(self, grad, var, lr):
+        dense, squared = _dense_and_squared(grad)
         rho = self.rho
         acc_grad = self.get_slot(var, "accumulated_grad")
         acc_delta = self.get_slot(var, "accumulated_delta_var")
-        acc_grad.assign(acc_grad.read_value() * rho + math_ops.square(grad) * (1.0 - rho))
-        delta = -(
-            math_ops.sqrt(acc_delta.read_value() + self.epsilon)
-            * grad
-            / math_ops.sqrt(acc_grad.read_value() + self.epsilon)
+        acc_grad.assign(acc_grad.read_value() * rho + squared * (1.0 - rho))
+        ratio = math_ops.sqrt(acc_delta.read_value() + self.epsilon) / math_ops.sqrt(
+            acc_grad.read_value() + self.epsilon
         )
-        acc_delta.assign(acc_delta.read_value() * rho + math_ops.square(delta) * (1.0 - rho))
+        if isinstance(grad, IndexedSlices):  # Keras: delta row by row, and its square too
+            rows = IndexedSlices(-array_ops.gather(ratio, grad.indices) * grad.values, grad.indices, grad.dense_shape)
+            delta, delta_squared = _dense_and_squared(rows)
+        else:
+            delta = -ratio * dense
+            delta_squared = math_ops.square(delta)
+        acc_delta.assign(acc_delta.read_value() * rho + delta_squared * (1.0 - rho))
         var.assign_add(delta * lr)
 
     def get_config(self):
@@ -816,6 +856,8 @@ class Ftrl(Optimizer):
 
     _keras_slots_per_variable = True  # Keras makes each variable's slots together (weights files)
 
+    _takes_slices = True  # squares an IndexedSlices' rows, as Keras
+
     def __init__(
         self,
         learning_rate=0.001,
@@ -862,6 +904,7 @@ class Ftrl(Optimizer):
                 acc.assign(creation_ops.fill(v.shape.as_list(), math_ops.cast(self.initial_accumulator_value, v.dtype)))
 
     def _update_step(self, grad, var, lr):
+        grad, squared = _dense_and_squared(grad)
         dt = var.dtype
         accumulator = self.get_slot(var, "accumulator")
         linear = self.get_slot(var, "linear")
@@ -869,7 +912,7 @@ class Ftrl(Optimizer):
         l2 = self.l2_regularization_strength + self.beta / (2.0 * lr)
         w = var.read_value()
         old = accumulator.read_value()
-        new = old + math_ops.square(grad)
+        new = old + squared
         new_power = math_ops.pow(new, power)
         grad_to_use = grad + 2.0 * self.l2_shrinkage_regularization_strength * w
         linear.assign_add(grad_to_use - (new_power - math_ops.pow(old, power)) / lr * w)
