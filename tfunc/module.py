@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import re
+import weakref
 
 from .api.variables import Variable
 
@@ -176,14 +177,81 @@ class _NameScope(contextlib.AbstractContextManager):
         return False
 
 
+class _Watched:
+    """A list or dict attribute of an object waiting for a deferred checkpoint restore (TensorFlow
+    tracks them with ListWrapper/_DictWrapper): adding an item lets the restore see it."""
+
+    __slots__ = ()
+
+    def _changed(self) -> None:
+        owner = self._owner() if self._owner is not None else None
+        if owner is not None:
+            owner._tfunc_tracking_changed()
+
+    def __reduce__(self):  # copies and pickles are plain containers
+        return (self._plain, (self._plain(self),))
+
+
+def _watching(method):
+    @functools.wraps(method)
+    def changed(self, *args, **kwargs):
+        out = method(self, *args, **kwargs)
+        self._changed()
+        return out
+
+    return changed
+
+
+class WatchedList(_Watched, list):
+    __slots__ = ("_owner",)
+    _plain = list
+
+    def __init__(self, items=(), owner=None):
+        list.__init__(self, items)
+        self._owner = None if owner is None else weakref.ref(owner)
+
+    append = _watching(list.append)
+    extend = _watching(list.extend)
+    insert = _watching(list.insert)
+    __setitem__ = _watching(list.__setitem__)
+    __iadd__ = _watching(list.__iadd__)
+
+
+class WatchedDict(_Watched, dict):
+    __slots__ = ("_owner",)
+    _plain = dict
+
+    def __init__(self, items=(), owner=None):
+        dict.__init__(self, items)
+        self._owner = None if owner is None else weakref.ref(owner)
+
+    __setitem__ = _watching(dict.__setitem__)
+    update = _watching(dict.update)
+    setdefault = _watching(dict.setdefault)
+
+
+def watch_containers(owner) -> None:
+    """Swaps ``owner``'s list and dict attributes for watched ones (same items), so a pending
+    restore sees items added to them later (``ckpt.listed.append(v)``)."""
+    for name, value in list(vars(owner).items()):
+        if type(value) is list and not name.startswith("_"):
+            object.__setattr__(owner, name, WatchedList(value, owner))
+        elif type(value) is dict and not name.startswith("_"):
+            object.__setattr__(owner, name, WatchedDict(value, owner))
+
+
+_LISTS = (list, tuple, WatchedList)
+_DICTS = (dict, WatchedDict)
+
+
 def is_trackable(value) -> bool:
     """True for what checkpoints save: variables, modules, objects defining
     ``_trackable_children``, and lists/tuples/dicts holding any of these."""
     if isinstance(value, (Variable, Trackable)) or hasattr(type(value), "_trackable_children"):
         return not isinstance(value, type)
-    if type(value) in (list, tuple):
+    if type(value) in _LISTS:
         return any(is_trackable(v) for v in value)
-    if type(value) is dict:
+    if type(value) in _DICTS:
         return any(is_trackable(v) for k, v in value.items() if isinstance(k, (str, int)))
     return False
 
@@ -193,9 +261,9 @@ def children_of(obj) -> list:
     List and tuple items are named by index, dict items by key (``str`` of int keys)."""
     if isinstance(obj, Variable):
         return []
-    if type(obj) in (list, tuple):
+    if type(obj) in _LISTS:
         return [(str(i), v) for i, v in enumerate(obj) if is_trackable(v)]
-    if type(obj) is dict:
+    if type(obj) in _DICTS:
         items = [(str(k), v) for k, v in obj.items() if isinstance(k, (str, int)) and is_trackable(v)]
         return sorted(items, key=lambda kv: kv[0])
     children = getattr(obj, "_trackable_children", None)

@@ -366,3 +366,27 @@ def test_list_variables_as_the_modules_guide_prints_it(tmp_path):
     ]
     graph = tf.train.load_variable(chkp_path, "_CHECKPOINTABLE_OBJECT_GRAPH")
     assert isinstance(graph, bytes) and b"dense_1" in graph
+
+
+def test_items_appended_to_lists_and_dicts_after_restore_are_restored(tmp_path):
+    # the checkpoint guide's "List and dictionary tracking": TensorFlow restores 1.0 and 5.0
+    save = tf.train.Checkpoint()
+    save.listed = [tf.Variable(1.0)]
+    save.listed.append(tf.Variable(2.0))
+    save.mapped = {"a": tf.Variable(5.0)}
+    path = save.save(str(tmp_path / "ex"))
+    restore = tf.train.Checkpoint()
+    restore.listed = []
+    restore.mapped = {}
+    restore.restore(path)
+    first, second, a = tf.Variable(0.0), tf.Variable(0.0), tf.Variable(0.0)
+    restore.listed.append(first)
+    restore.mapped["a"] = a
+    restore.listed.append(second)
+    assert [float(first), float(second), float(a)] == [1.0, 2.0, 5.0]
+    import copy
+    import pickle
+
+    assert type(copy.copy(restore.listed)) is list and restore.listed == [first, second]
+    assert type(pickle.loads(pickle.dumps(restore.mapped.__class__({"x": 1})))) is dict
+    assert tf.nest.flatten({"l": restore.listed}) == [first, second]

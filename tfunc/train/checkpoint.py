@@ -31,7 +31,7 @@ from ..core.context import init_scope
 from ..core.errors import DataLossError, InvalidArgumentError, NotFoundError
 from ..core.shapes import format_shape, shapes_compatible
 from ..eager.convert import convert_to_tensor
-from ..module import Trackable, children_of, is_trackable, slots_of
+from ..module import Trackable, children_of, is_trackable, slots_of, watch_containers
 from .management import latest_checkpoint, update_checkpoint_state
 
 __all__ = [
@@ -383,6 +383,7 @@ class _Restore:
         if not any(getattr(h, "__self__", None) is self for h in hooks):
             hooks.append(self._on_change)
             self.hooked.append(owner)
+            watch_containers(owner)  # items appended to its lists and dicts count too
 
     def _on_change(self, owner):
         """An object holding this restore's hook changed: restore what appeared under it."""
