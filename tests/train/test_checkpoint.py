@@ -390,3 +390,16 @@ def test_items_appended_to_lists_and_dicts_after_restore_are_restored(tmp_path):
     assert type(copy.copy(restore.listed)) is list and restore.listed == [first, second]
     assert type(pickle.loads(pickle.dumps(restore.mapped.__class__({"x": 1})))) is dict
     assert tf.nest.flatten({"l": restore.listed}) == [first, second]
+
+
+def test_load_checkpoint_reads_values_by_key(tmp_path):
+    c = tf.train.Checkpoint(v=tf.Variable([1.0, 2.0]), step=tf.Variable(3, dtype=tf.int64))
+    path = c.save(str(tmp_path / "x"))
+    reader = tf.train.load_checkpoint(path)
+    key = "v/.ATTRIBUTES/VARIABLE_VALUE"
+    assert reader.get_variable_to_shape_map()[key] == [2] and reader.has_tensor(key) and not reader.has_tensor("no")
+    assert reader.get_variable_to_dtype_map()["step/.ATTRIBUTES/VARIABLE_VALUE"] == tf.int64
+    assert reader.get_tensor(key).tolist() == [1.0, 2.0]
+    assert int(tf.train.load_checkpoint(str(tmp_path)).get_tensor("step/.ATTRIBUTES/VARIABLE_VALUE")) == 3
+    with pytest.raises(tf.errors.NotFoundError, match="Key no not found"):
+        reader.get_tensor("no")

@@ -6,17 +6,27 @@ and prunes checkpoints in a directory; ``latest_checkpoint`` finds the newest.  
 are described in the README ("Checkpoints and SavedModels").
 """
 
-from .checkpoint import Checkpoint, CheckpointLoadStatus, InitializationOnlyStatus, list_variables, load_variable
+from .checkpoint import (
+    Checkpoint,
+    CheckpointLoadStatus,
+    CheckpointReader,
+    InitializationOnlyStatus,
+    list_variables,
+    load_checkpoint,
+    load_variable,
+)
 from .management import CheckpointManager, CheckpointState, get_checkpoint_state, latest_checkpoint
 
 __all__ = [
     "Checkpoint",
     "CheckpointLoadStatus",
     "CheckpointManager",
+    "CheckpointReader",
     "CheckpointState",
     "InitializationOnlyStatus",
     "get_checkpoint_state",
     "latest_checkpoint",
     "list_variables",
+    "load_checkpoint",
     "load_variable",
 ]

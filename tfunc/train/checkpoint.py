@@ -654,3 +654,33 @@ def load_variable(ckpt_dir_or_file, name):
     if name == OBJECT_GRAPH_KEY:
         return values[name].item()  # bytes, as TensorFlow returns the serialized graph
     return values[name].copy()
+
+
+class CheckpointReader:
+    """What ``load_checkpoint`` returns: the values of one checkpoint by key (the keys of
+    :func:`list_variables`), read once."""
+
+    def __init__(self, ckpt_dir_or_file):
+        self._values = _values_by_key(ckpt_dir_or_file)
+
+    def has_tensor(self, name) -> bool:
+        return name in self._values
+
+    def get_tensor(self, name):
+        """The value stored under ``name`` (a NumPy array; the object graph as bytes)."""
+        if name not in self._values:
+            raise NotFoundError(None, None, f"Key {name} not found in checkpoint")
+        if name == OBJECT_GRAPH_KEY:
+            return self._values[name].item()
+        return self._values[name].copy()
+
+    def get_variable_to_shape_map(self) -> dict:
+        return {k: list(v.shape) for k, v in self._values.items()}
+
+    def get_variable_to_dtype_map(self) -> dict:
+        return {k: D.string if k == OBJECT_GRAPH_KEY else D.from_numpy(v.dtype) for k, v in self._values.items()}
+
+
+def load_checkpoint(ckpt_dir_or_file) -> CheckpointReader:
+    """A :class:`CheckpointReader` of a checkpoint (a prefix, or a directory's latest)."""
+    return CheckpointReader(ckpt_dir_or_file)
