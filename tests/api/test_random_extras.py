@@ -79,3 +79,18 @@ def test_generator_uniform_split_and_seeds():
     assert isinstance(tf.random.get_global_generator(), tf.random.Generator)
     with pytest.raises(ValueError, match="maxval"):
         g.uniform([2], dtype=tf.int32)
+
+
+def test_stateless_truncated_normal_and_categorical_depend_on_the_seed_alone():
+    a = tf.random.stateless_truncated_normal([2000], seed=[1, 2], mean=1.0, stddev=2.0)
+    traced = tf.function(lambda s: tf.random.stateless_truncated_normal([2000], seed=s, mean=1.0, stddev=2.0))
+    np.testing.assert_array_equal(traced(tf.constant([1, 2])).numpy(), a.numpy())
+    assert not np.array_equal(tf.random.stateless_truncated_normal([2000], seed=[1, 3]).numpy(), a.numpy())
+    z = (a.numpy() - 1.0) / 2.0
+    assert np.abs(z).max() <= 2.0 and abs(z.std() - 0.8796) < 0.03  # a normal truncated at 2 sigma
+    logits = tf.math.log([[0.1, 0.9], [0.5, 0.5]])
+    c = tf.random.stateless_categorical(logits, 4000, seed=[3, 4])
+    assert c.shape == (2, 4000) and c.dtype == tf.int64
+    np.testing.assert_array_equal(tf.random.stateless_categorical(logits, 4000, seed=[3, 4]).numpy(), c.numpy())
+    frequencies = c.numpy().mean(axis=1)
+    assert abs(frequencies[0] - 0.9) < 0.03 and abs(frequencies[1] - 0.5) < 0.03

@@ -34,16 +34,18 @@ from ..ops.random import (
     normal_op,
     shuffle_op,
     stateless_normal_op,
+    stateless_truncated_normal_op,
     stateless_uniform_op,
     truncated_normal_op,
     uniform_op,
 )
 from ..tracing.symbolic import constant_value
-from .array_ops import _partial_dims, _static_ints
+from .array_ops import _partial_dims, _static_ints, expand_dims
 from .array_ops import shape as shape_of
 from .creation_ops import _shape_attr
 from .debugging_ops import assert_less
-from .math_ops import cast, floormod, greater_equal
+from .math_ops import cast, floormod, greater_equal, log
+from .reduction_ops import argmax
 
 _DEFAULT_GLOBAL_SEED = 87654321
 # The unseeded streams' keys are (global, tag, n): they never meet an op-seeded (global, seed) one.
@@ -311,6 +313,27 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=D.float32, name=
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=D.float32, name=None, alg="auto_select"):
     """Normal values that depend on ``seed`` (shape [2]) alone."""
     return _normal(stateless_normal_op, (_seed_tensor(seed),), shape, mean, stddev, D.as_dtype(dtype))
+
+
+def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=D.float32, name=None, alg="auto_select"):
+    """Normal values within two standard deviations of ``mean`` (others drawn again) that depend
+    on ``seed`` (shape [2]) alone."""
+    return _normal(stateless_truncated_normal_op, (_seed_tensor(seed),), shape, mean, stddev, D.as_dtype(dtype))
+
+
+def stateless_categorical(logits, num_samples, seed, dtype=D.int64, name=None):
+    """``num_samples`` class indices per row of ``logits`` [batch, classes] that depend on ``seed``
+    alone: the largest of ``logits + Gumbel noise`` drawn from the seed (the Gumbel-max trick)."""
+    x = convert_to_tensor(logits)
+    if x.shape.rank != 2:
+        raise ValueError(f"stateless_categorical: logits must be 2-D [batch, classes], got shape {x.shape}.")
+    batch, classes = x.shape.as_list()
+    n = int(num_samples)
+    dims = [batch if batch is not None else shape_of(x)[0], n, classes if classes is not None else shape_of(x)[1]]
+    tiny = float(np.finfo(np.float32).tiny)
+    u = stateless_uniform(dims, seed, minval=tiny, maxval=1.0, dtype=D.float32)
+    noisy = expand_dims(cast(x, D.float32), 1) - log(-log(u))
+    return argmax(noisy, axis=-1, output_type=dtype)
 
 
 # --- Generator ---------------------------------------------------------------------------------

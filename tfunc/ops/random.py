@@ -1,6 +1,6 @@
 """Random op definitions: ``random_uniform``, ``random_normal``, ``truncated_normal``,
 ``random_categorical``, ``random_shuffle``, and the stateless ``stateless_random_uniform`` /
-``stateless_random_normal`` (pure functions of a seed tensor).
+``stateless_random_normal`` / ``stateless_truncated_normal`` (pure functions of a seed tensor).
 
 Each draw reads its stream from attr ``gen`` (a :class:`GeneratorHolder`); the seeding rules
 that hand out streams are in ``tfunc.api.random_ops``.  The shape is attr ``shape``, or, when
@@ -326,6 +326,12 @@ def _stateless_normal_impl(xp, seed, *dims, shape, dtype, mean, stddev):
     return xp.asarray(_normal_impl(np, *dims, shape=shape, dtype=dtype, mean=mean, stddev=stddev, gen=holder))
 
 
+def _stateless_truncated_normal_impl(xp, seed, *dims, shape, dtype, mean, stddev):
+    holder = GeneratorHolder(None)
+    holder._np = _seeded(seed)
+    return xp.asarray(_truncated_normal_impl(np, *dims, shape=shape, dtype=dtype, mean=mean, stddev=stddev, gen=holder))
+
+
 def _stateless_samples(kind):
     def samples(rng):
         seeds = [np.array([1, 2], np.int32), np.array([7, -3], np.int64)]
@@ -367,6 +373,17 @@ stateless_normal_op = register(
         infer=_stateless_infer("random.stateless_normal", FLOATS),
         impl=_stateless_normal_impl,
         ref=lambda seed, *dims, **a: _stateless_normal_impl(np, seed, *dims, **a),
+        samples=_stateless_samples("normal"),
+        host_sync=True,
+    )
+)
+stateless_truncated_normal_op = register(
+    OpDef(
+        name="stateless_truncated_normal",
+        kind="other",
+        infer=_stateless_infer("random.stateless_truncated_normal", FLOATS),
+        impl=_stateless_truncated_normal_impl,
+        ref=lambda seed, *dims, **a: _stateless_truncated_normal_impl(np, seed, *dims, **a),
         samples=_stateless_samples("normal"),
         host_sync=True,
     )
