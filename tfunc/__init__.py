@@ -22,6 +22,7 @@ from . import (
     nn,
     random,
     saved_model,
+    strings,
     train,
     types,
 )
@@ -209,6 +210,7 @@ __all__ = [
     "nn",
     "random",
     "saved_model",
+    "strings",
     "train",
     "types",
     # dtypes, shapes, specs, tensors

@@ -28,5 +28,6 @@ from . import (
     slicing,
     sorting,
     state,
+    strings,
     tensor_array,
 )
