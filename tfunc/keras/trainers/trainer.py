@@ -29,6 +29,7 @@ from ...function.function import function
 from ...tracing.func_graph import FuncGraph
 from .. import callbacks as callbacks_module
 from .. import metrics as metrics_module
+from .. import mixed_precision
 from .. import optimizers as optimizers_module
 from ..layers.base import _accepts
 from .compile_utils import CompileLoss, CompileMetrics
@@ -95,6 +96,12 @@ class Trainer:
         self._tfunc_compile_config = {}
         entry = distribution.current()  # Keras records the strategy in force when a model is made
         self._tfunc_strategy = None if entry is None else entry[0]
+        # a model's policy is the global one when it is made (Keras's Functional ignores `dtype=`)
+        self._tfunc_model_policy = mixed_precision.global_policy()
+
+    @property
+    def dtype_policy(self):
+        return self._tfunc_model_policy
 
     # --- compile ---------------------------------------------------------------------------------
     def compile(
@@ -117,6 +124,13 @@ class Trainer:
         if entry is not None:
             self._tfunc_strategy = entry[0]
         self.optimizer = optimizers_module.get(optimizer)
+        if (
+            auto_scale_loss
+            and self.dtype_policy.name == "mixed_float16"
+            and not isinstance(self.optimizer, optimizers_module.LossScaleOptimizer)
+        ):
+            # as Keras: without loss scaling, small float16 gradients flush to zero
+            self.optimizer = optimizers_module.LossScaleOptimizer(self.optimizer, name="loss_scale_optimizer")
         output_names = getattr(self, "output_names", None)
         self._tfunc_compile_loss = (
             CompileLoss(loss, loss_weights, output_names=output_names) if loss is not None else None
@@ -292,6 +306,8 @@ class Trainer:
             y_pred = self._call_model(x, training=True)
             loss = self._compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=True)
             self._tfunc_loss_tracker.update_state(_unscale_loss_for_distribution(loss), sample_weight=_batch_size(x))
+            if isinstance(self.optimizer, optimizers_module.LossScaleOptimizer):
+                loss = self.optimizer.scale_loss(loss)  # apply_gradients unscales the gradients
         trainable = self.trainable_weights
         if trainable:
             grads = tape.gradient(loss, trainable)
