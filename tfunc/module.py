@@ -81,10 +81,14 @@ class Module(Trackable):
     def __init__(self, name=None):
         if name is None:
             name = _camel_to_snake(type(self).__name__)
-        if not _VALID_NAME.match(name):
-            raise ValueError(f"{name!r} is not a valid module name.")
+        self._check_name(name)
         self._name = name
         self._scope_name = name + "/"
+
+    def _check_name(self, name) -> None:
+        """tf.Module's rule: a name usable in a name scope (Keras layers have their own)."""
+        if not _VALID_NAME.match(name):
+            raise ValueError(f"{name!r} is not a valid module name.")
 
     @property
     def name(self) -> str:

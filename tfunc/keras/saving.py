@@ -16,7 +16,9 @@ Keras 3 loads here. The layout is Keras's object walk over the model:
   compiled model, ``d1`` or ``blocks/dense_1`` of a subclassed model (a list inside a list is
   ``blocks/container``, ``blocks/container_1``, ... as Keras 3.15 names them); a subclassed
   model's ``layers`` property counts as an attribute (Keras walks it too);
-* an object reached twice is saved once, under the first path.
+* an object reached twice is saved once, under the first path; loading tries an object that
+  fails (or one of whose children fails) again under the next path that reaches it, as Keras
+  does, so a subclassed model loads a functional model's file through ``layers/<class name>``.
 
 The optimizer's variables are Keras's: the iteration count, the learning rate (unless it is a
 schedule), then the slots of ``model.trainable_weights`` grouped as Keras creates them (Adam:
@@ -291,41 +293,55 @@ def _unique(name, used) -> str:
     return name
 
 
-def _collect(model) -> list:
-    """The model's objects with their paths, in the order Keras writes them."""
+def _collect(model, load=None) -> list:
+    """The model's objects with their paths, in the order Keras writes them; an object reached
+    twice is saved under the first path. Loading passes ``load(entry)``, which says whether the
+    file holds the entry's variables: as Keras's saving_lib does, an object that fails, or one of
+    whose children fails, is not marked visited, so reaching it again under another path tries it
+    again (a subclassed model reads a functional model's file: ``dense_1`` is not in the file, but
+    ``layers/dense`` reaches the same layer)."""
     entries: list = []
     visited: set = set()
+    walking: set = set()  # the objects whose children are being walked: a cycle does not re-enter them
     trainable = list(model.trainable_weights)
 
-    def visit(obj, path):
-        if id(obj) in visited:
-            return
-        visited.add(id(obj))
+    def visit(obj, path) -> bool:
+        if id(obj) in visited or id(obj) in walking:
+            return True
         if _is_optimizer(obj):
             now, built = _optimizer_layout(obj, trainable)
-            entries.append(_Entry(path, obj, "optimizer", now, built))
+            entry = _Entry(path, obj, "optimizer", now, built)
         elif isinstance(obj, Layer):
-            entries.append(_Entry(path, obj, "layer", [_variable_target(v) for v in _layer_variables(obj)]))
+            entry = _Entry(path, obj, "layer", [_variable_target(v) for v in _layer_variables(obj)])
         else:
-            entries.append(_Entry(path, obj, "module", [_variable_target(v) for v in _module_variables(obj)]))
+            entry = _Entry(path, obj, "module", [_variable_target(v) for v in _module_variables(obj)])
+        entries.append(entry)
+        ok = load is None or load(entry)
+        walking.add(id(obj))
         for name, child in _children(obj):
             child_path = f"{path}/{name}" if path else name
             if _is_saveable(child):
-                visit(child, child_path)
+                ok = visit(child, child_path) and ok
             elif type(child) in (list, tuple, dict):
-                visit_container(child, child_path)
+                ok = visit_container(child, child_path) and ok
+        walking.discard(id(obj))
+        if ok:
+            visited.add(id(obj))
+        return ok
 
-    def visit_container(container, path, seen=None):
+    def visit_container(container, path, seen=None) -> bool:
         seen = set() if seen is None else seen
         if id(container) in seen:
-            return
+            return True
         seen.add(id(container))
         used: dict = {}
+        ok = True
         for item in container.values() if isinstance(container, dict) else container:
             if _is_saveable(item):
-                visit(item, f"{path}/{_unique(_snake_case(type(item).__name__), used)}")
+                ok = visit(item, f"{path}/{_unique(_snake_case(type(item).__name__), used)}") and ok
             elif type(item) in (list, tuple, dict):  # a list in a list: "container", "container_1", ...
-                visit_container(item, f"{path}/{_unique('container', used)}", seen)
+                ok = visit_container(item, f"{path}/{_unique('container', used)}", seen) and ok
+        return ok
 
     visit(model, "")
     return entries
@@ -513,8 +529,9 @@ def load_weights(model, path, skip_mismatch=False):
     if not os.path.exists(path):
         raise FileNotFoundError(f"No weights file at {path}.")
     _check_built(model, "loading weights into")
-    entries = _collect(model)
-    problems, notes, assignments = [], [], []
+    # per object (by id): the values planned for it, or why it cannot be loaded; an object that
+    # fails under one path and loads under a later one (see _collect) ends up loaded
+    planned_by_obj, problems, notes = {}, {}, []
     try:
         f = _open(h5py, path)
     except OSError as e:
@@ -526,7 +543,8 @@ def load_weights(model, path, skip_mismatch=False):
                 "read; save the weights again with Keras 3 (`model.save_weights('....weights.h5')`)."
             )
         reader = _Reader(h5py, f, path)
-        for entry in entries:
+
+        def load(entry) -> bool:
             if entry.kind == "optimizer":
                 group = reader.vars_group(entry.path)
                 count = len(group) if group is not None else 0
@@ -536,14 +554,18 @@ def load_weights(model, path, skip_mismatch=False):
                         f"Skipping variable loading for optimizer '{entry.obj.name}', because it has "
                         f"{len(entry.targets)} variables whereas the saved optimizer has {count} variables."
                     )
-                    continue
+                    return True
             else:
                 targets = entry.targets
             planned, problem = _plan_entry(reader, entry, targets)
             if problem is not None:
-                problems.append(problem)
-            else:
-                assignments.extend(planned)
+                problems[id(entry.obj)] = problem
+                return False
+            problems.pop(id(entry.obj), None)
+            planned_by_obj[id(entry.obj)] = planned
+            return True
+
+        _collect(model, load)
     except _UnsafeFileError as e:
         raise ValueError(str(e)) from None
     except Exception as e:
@@ -556,12 +578,12 @@ def load_weights(model, path, skip_mismatch=False):
         warnings.warn(note, stacklevel=3)
     if problems:
         message = f"A total of {len(problems)} objects could not be loaded from {path}:\n" + "\n".join(
-            f"- {p}" for p in problems
+            f"- {p}" for p in problems.values()
         )
         if not skip_mismatch:
             raise ValueError(message + "\nThe model was left unchanged.")
         warnings.warn(message + "\nThese objects were skipped (skip_mismatch=True).", stacklevel=3)
-    _apply(assignments)
+    _apply([a for key, planned in planned_by_obj.items() if key not in problems for a in planned])
 
 
 def _apply(assignments) -> None:

@@ -81,6 +81,14 @@ def _accepts(fn, arg: str) -> bool:
     return arg in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
 
 
+def _single(value, name: str) -> tuple:
+    """A 1-D window argument (an int or a 1-tuple) as a 1-tuple of a positive int, as Keras."""
+    out = (int(value),) if isinstance(value, (int, np.integer)) else tuple(int(v) for v in value)
+    if len(out) != 1 or out[0] <= 0:
+        raise ValueError(f"The `{name}` argument must be a tuple of 1 positive integer. Received: {name}={value!r}")
+    return out
+
+
 def _pair(value, name: str) -> tuple:
     if isinstance(value, (int, np.integer)):
         out = (int(value), int(value))
@@ -109,8 +117,6 @@ class Layer(Module):
             raise TypeError(f"Keyword argument not understood: {sorted(unknown)[0]!r}")
         if name is None:
             name = unique_layer_name(_to_snake_case(type(self).__name__))
-        elif not isinstance(name, str):
-            raise TypeError(f"Layer name must be a string, got {name!r}.")
         if dynamic:
             raise ValueError("tfunc.keras layers do not support dynamic=True (layers that can only run eagerly).")
         super().__init__(name=name)
@@ -361,6 +367,32 @@ class Layer(Module):
         for layer in [self, *self._tfunc_flatten_layers()]:
             layer._tfunc_losses.clear()
             _holding_losses.discard(layer)
+
+    # --- the first functional call (Keras's Operation.input/.output) -------------------------
+    def _check_name(self, name) -> None:
+        """Keras's rule, not tf.Module's: any string without "/" ("3_layer_mlp", "a b")."""
+        if not isinstance(name, str) or "/" in name:
+            raise ValueError(
+                "Argument `name` must be a string and cannot contain character `/`. "
+                f"Received: name={name} (of type {type(name)})"
+            )
+
+    def _first_node_tensors(self, attr: str, what: str):
+        nodes = self.__dict__.get("_tfunc_inbound_nodes")
+        if not nodes:
+            raise AttributeError(f"The layer {self.name} has never been called and thus has no defined {what}.")
+        values = getattr(nodes[0], attr)
+        return values[0] if len(values) == 1 else values
+
+    @property
+    def input(self):
+        """The input KerasTensor(s) of the layer's first call on KerasTensors (a list if several)."""
+        return self._first_node_tensors("input_tensors", "input")
+
+    @property
+    def output(self):
+        """The output KerasTensor(s) of the layer's first call on KerasTensors (a list if several)."""
+        return self._first_node_tensors("output_tensors", "output")
 
     @property
     def losses(self) -> list:
