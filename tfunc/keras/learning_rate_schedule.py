@@ -19,6 +19,9 @@ __all__ = [
     "ExponentialDecay",
     "CosineDecay",
     "PiecewiseConstantDecay",
+    "PolynomialDecay",
+    "InverseTimeDecay",
+    "CosineDecayRestarts",
     "serialize",
     "deserialize",
 ]
@@ -154,7 +157,137 @@ class PiecewiseConstantDecay(LearningRateSchedule):
         return {"boundaries": self.boundaries, "values": self.values, "name": self.name}
 
 
-_CLASSES = {c.__name__: c for c in (ExponentialDecay, CosineDecay, PiecewiseConstantDecay)}
+def _check_steps(name, value):
+    if value <= 0:
+        raise ValueError(f"Argument `{name}` must be > 0. Received: {name}={value}")
+
+
+class PolynomialDecay(LearningRateSchedule):
+    """From ``initial_learning_rate`` to ``end_learning_rate`` over ``decay_steps`` steps along
+    ``(1 - step / decay_steps) ** power``, then constant; with ``cycle=True`` ``decay_steps``
+    grows to the first multiple of itself above ``step`` (the decay restarts from higher up)."""
+
+    def __init__(
+        self,
+        initial_learning_rate,
+        decay_steps,
+        end_learning_rate=0.0001,
+        power=1.0,
+        cycle=False,
+        name="PolynomialDecay",
+    ):
+        _check_steps("decay_steps", decay_steps)
+        self.initial_learning_rate = initial_learning_rate
+        self.decay_steps = decay_steps
+        self.end_learning_rate = end_learning_rate
+        self.power = power
+        self.cycle = cycle
+        self.name = name
+
+    def __call__(self, step):
+        s = _step(step)
+        decay_steps = convert_to_tensor(float(self.decay_steps))
+        if self.cycle:
+            # step 0 counts as in the first cycle
+            multiplier = math_ops.where(math_ops.equal(s, 0.0), 1.0, math_ops.ceil(s / decay_steps))
+            decay_steps = decay_steps * multiplier
+        else:
+            s = math_ops.minimum(s, decay_steps)
+        end = float(self.end_learning_rate)
+        return (float(self.initial_learning_rate) - end) * math_ops.pow(1.0 - s / decay_steps, float(self.power)) + end
+
+    def get_config(self):
+        return {
+            "initial_learning_rate": self.initial_learning_rate,
+            "decay_steps": self.decay_steps,
+            "end_learning_rate": self.end_learning_rate,
+            "power": self.power,
+            "cycle": self.cycle,
+            "name": self.name,
+        }
+
+
+class InverseTimeDecay(LearningRateSchedule):
+    """``initial_learning_rate / (1 + decay_rate * step / decay_steps)`` (the ratio floored with
+    ``staircase=True``)."""
+
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False, name="InverseTimeDecay"):
+        _check_steps("decay_steps", decay_steps)
+        self.initial_learning_rate = initial_learning_rate
+        self.decay_steps = decay_steps
+        self.decay_rate = decay_rate
+        self.staircase = staircase
+        self.name = name
+
+    def __call__(self, step):
+        p = _step(step) / float(self.decay_steps)
+        if self.staircase:
+            p = math_ops.floor(p)
+        return float(self.initial_learning_rate) / (1.0 + float(self.decay_rate) * p)
+
+    def get_config(self):
+        return {
+            "initial_learning_rate": self.initial_learning_rate,
+            "decay_steps": self.decay_steps,
+            "decay_rate": self.decay_rate,
+            "staircase": self.staircase,
+            "name": self.name,
+        }
+
+
+class CosineDecayRestarts(LearningRateSchedule):
+    """Cosine decay with warm restarts (SGDR, Loshchilov and Hutter): the first period lasts
+    ``first_decay_steps`` steps, each next one ``t_mul`` times longer, and each restart begins at
+    ``m_mul`` times the previous initial rate; within a period the rate follows
+    :class:`CosineDecay` down to ``alpha`` times its start."""
+
+    def __init__(self, initial_learning_rate, first_decay_steps, t_mul=2.0, m_mul=1.0, alpha=0.0, name="SGDRDecay"):
+        _check_steps("first_decay_steps", first_decay_steps)
+        self.initial_learning_rate = initial_learning_rate
+        self.first_decay_steps = first_decay_steps
+        self._t_mul = t_mul
+        self._m_mul = m_mul
+        self.alpha = alpha
+        self.name = name
+
+    def __call__(self, step):
+        fraction = _step(step) / float(self.first_decay_steps)
+        t_mul = float(self._t_mul)
+        if t_mul == 1.0:
+            i_restart = math_ops.floor(fraction)
+            fraction = fraction - i_restart
+        else:
+            # the periods 1, t, t**2, ... end at (1 - t**n) / (1 - t): solve for n
+            i_restart = math_ops.floor(math_ops.log(1.0 - fraction * (1.0 - t_mul)) / math.log(t_mul))
+            t_pow = math_ops.pow(convert_to_tensor(t_mul), i_restart)
+            fraction = (fraction - (1.0 - t_pow) / (1.0 - t_mul)) / t_pow
+        m_fac = math_ops.pow(convert_to_tensor(float(self._m_mul)), i_restart)
+        cosine = 0.5 * m_fac * (1.0 + math_ops.cos(math.pi * fraction))
+        alpha = float(self.alpha)
+        return float(self.initial_learning_rate) * ((1.0 - alpha) * cosine + alpha)
+
+    def get_config(self):
+        return {
+            "initial_learning_rate": self.initial_learning_rate,
+            "first_decay_steps": self.first_decay_steps,
+            "t_mul": self._t_mul,
+            "m_mul": self._m_mul,
+            "alpha": self.alpha,
+            "name": self.name,
+        }
+
+
+_CLASSES = {
+    c.__name__: c
+    for c in (
+        ExponentialDecay,
+        CosineDecay,
+        PiecewiseConstantDecay,
+        PolynomialDecay,
+        InverseTimeDecay,
+        CosineDecayRestarts,
+    )
+}
 
 
 def serialize(schedule) -> dict:

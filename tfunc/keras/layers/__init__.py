@@ -12,7 +12,15 @@ later traces reuse them.  The built-in layers follow the dtype policy
 
 from .activation_layers import ELU, LeakyReLU, ReLU, Softmax
 from .base import Layer, reset_layer_names
-from .convolutional import Conv2D, Conv2DTranspose, Convolution2D, Convolution2DTranspose, DepthwiseConv2D
+from .convolutional import (
+    Conv1D,
+    Conv2D,
+    Conv2DTranspose,
+    Convolution1D,
+    Convolution2D,
+    Convolution2DTranspose,
+    DepthwiseConv2D,
+)
 from .core import Activation, Dense, Embedding, Lambda
 from .input_layer import Input, InputLayer
 from .merging import (
@@ -24,12 +32,18 @@ from .merging import (
     Multiply,
     Subtract,
     add,
+    average,
     concatenate,
+    maximum,
+    minimum,
     multiply,
+    subtract,
 )
 from .normalization import BatchNormalization, LayerNormalization
 from .pooling import (
+    AveragePooling1D,
     AveragePooling2D,
+    AvgPool1D,
     AvgPool2D,
     GlobalAveragePooling1D,
     GlobalAveragePooling2D,
@@ -39,11 +53,13 @@ from .pooling import (
     GlobalMaxPool2D,
     GlobalMaxPooling1D,
     GlobalMaxPooling2D,
+    MaxPool1D,
     MaxPool2D,
+    MaxPooling1D,
     MaxPooling2D,
 )
 from .regularization import Dropout
-from .reshaping import Flatten, Permute, Reshape, ZeroPadding2D
+from .reshaping import Flatten, Permute, Reshape, UpSampling2D, ZeroPadding2D
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell
 
 __all__ = [
@@ -54,6 +70,8 @@ __all__ = [
     "Activation",
     "Embedding",
     "Lambda",
+    "Conv1D",
+    "Convolution1D",
     "Conv2D",
     "Convolution2D",
     "Conv2DTranspose",
@@ -68,6 +86,7 @@ __all__ = [
     "Reshape",
     "Permute",
     "ZeroPadding2D",
+    "UpSampling2D",
     "Dropout",
     "BatchNormalization",
     "LayerNormalization",
@@ -83,8 +102,16 @@ __all__ = [
     "Minimum",
     "Concatenate",
     "add",
-    "concatenate",
+    "subtract",
     "multiply",
+    "average",
+    "maximum",
+    "minimum",
+    "concatenate",
+    "MaxPooling1D",
+    "MaxPool1D",
+    "AveragePooling1D",
+    "AvgPool1D",
     "MaxPooling2D",
     "MaxPool2D",
     "AveragePooling2D",

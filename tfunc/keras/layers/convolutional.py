@@ -1,14 +1,14 @@
-"""Convolution layers: ``Conv2D``, ``DepthwiseConv2D``, ``Conv2DTranspose`` (channels last)."""
+"""Convolution layers: ``Conv1D``, ``Conv2D``, ``DepthwiseConv2D``, ``Conv2DTranspose`` (channels last)."""
 
 from __future__ import annotations
 
-from ...api import array_ops, nn_ops
+from ...api import array_ops, indexing_ops, nn_ops
 from ...core.shapes import TensorShape
 from ...eager.convert import convert_to_tensor
 from .. import activations as _activations
 from .. import initializers as _initializers
 from .. import regularizers as _regularizers
-from .base import _ndim_error, _pair, refuse_unsupported
+from .base import _ndim_error, _pair, _single, refuse_unsupported
 from .conv_utils import output_length, transpose_output_length
 from .policy import PolicyLayer
 
@@ -136,6 +136,124 @@ class Conv2D(PolicyLayer):
 
 
 Convolution2D = Conv2D
+
+
+# --- Conv1D --------------------------------------------------------------------------------
+
+
+class Conv1D(PolicyLayer):
+    """1-D convolution over ``(batch, steps, channels)`` inputs with a kernel
+    ``(kernel_size, in_channels, filters)``, plus a bias and an activation. ``padding='causal'``
+    pads ``dilation_rate * (kernel_size - 1)`` steps on the left, so an output never sees a later
+    step. Computed as a Conv2D over a height of 1."""
+
+    def __init__(
+        self,
+        filters,
+        kernel_size,
+        strides=1,
+        padding="valid",
+        data_format=None,
+        dilation_rate=1,
+        groups=1,
+        activation=None,
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        bias_constraint=None,
+        **kwargs,
+    ):
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        self.filters = int(filters)
+        if self.filters <= 0:
+            raise ValueError(
+                f"Invalid value for argument `filters`. Expected a strictly positive value. Received filters={filters}."
+            )
+        if data_format not in (None, "channels_last"):
+            raise ValueError(f"tfunc.keras Conv1D supports data_format='channels_last' only, got {data_format!r}.")
+        if int(groups) != 1:
+            raise ValueError(f"tfunc.keras Conv1D supports groups=1 only, got groups={groups}.")
+        pad = str(padding).lower()
+        if pad not in ("valid", "same", "causal"):
+            raise ValueError(f"The `padding` argument must be one of 'valid', 'same', 'causal'. Received: {padding!r}")
+        refuse_unsupported(kernel_constraint=kernel_constraint, bias_constraint=bias_constraint)
+        self.kernel_regularizer = _regularizers.get(kernel_regularizer)
+        self.bias_regularizer = _regularizers.get(bias_regularizer)
+        self.kernel_size = _single(kernel_size, "kernel_size")
+        self.strides = _single(strides, "strides")
+        self.dilation_rate = _single(dilation_rate, "dilation_rate")
+        if self.strides[0] > 1 and self.dilation_rate[0] > 1:
+            raise ValueError(
+                "`strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: "
+                f"strides={self.strides} and dilation_rate={self.dilation_rate}"
+            )
+        self.padding = pad
+        self.data_format = "channels_last"
+        self.groups = 1
+        self.activation = _activations.get(activation)
+        self.use_bias = bool(use_bias)
+        self.kernel_initializer = _initializers.get(kernel_initializer)
+        self.bias_initializer = _initializers.get(bias_initializer)
+
+    def build(self, input_shape):
+        shape = TensorShape(input_shape)
+        if shape.rank is not None and shape.rank != 3:
+            raise _ndim_error(self, "ndim=3", shape)
+        channels = shape[-1] if shape.rank is not None else None
+        if channels is None:
+            raise ValueError(
+                f"The channel dimension of the inputs should be defined. The input_shape received is {shape}, "
+                "where axis -1 (0-based) is the channel dimension, which found to be `None`."
+            )
+        self.kernel = self.add_weight(
+            "kernel",
+            shape=(self.kernel_size[0], channels, self.filters),
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
+        )
+        self.bias = (
+            self.add_weight(
+                "bias", shape=(self.filters,), initializer=self.bias_initializer, regularizer=self.bias_regularizer
+            )
+            if self.use_bias
+            else None
+        )
+        self.built = True
+
+    def call(self, inputs):
+        x = self._compute(inputs)
+        if x.shape.rank is not None and x.shape.rank != 3:
+            raise _ndim_error(self, "ndim=3", x.shape)
+        if x.shape.rank is not None:
+            self.compute_output_shape(x.shape)  # refuses a window longer than the input, as Keras
+        padding = self.padding.upper()
+        if self.padding == "causal":
+            x = indexing_ops.pad(x, [[0, 0], [self.dilation_rate[0] * (self.kernel_size[0] - 1), 0], [0, 0]])
+            padding = "VALID"
+        out = nn_ops.conv2d(
+            array_ops.expand_dims(x, 1),
+            array_ops.expand_dims(self._compute(self.kernel), 0),
+            strides=(1,) + self.strides,
+            padding=padding,
+            dilations=(1,) + self.dilation_rate,
+        )
+        out = array_ops.squeeze(out, axis=1)
+        if self.use_bias:
+            out = nn_ops.bias_add(out, self._compute(self.bias))
+        return self.activation(out)
+
+    def compute_output_shape(self, input_shape):
+        n, steps, _ = TensorShape(input_shape).as_list()
+        padding = "same" if self.padding == "causal" else self.padding  # causal: ceil(steps / stride), as 'same'
+        length = output_length(steps, self.kernel_size[0], self.strides[0], self.dilation_rate[0], padding)
+        return TensorShape([n, length, self.filters])
+
+
+Convolution1D = Conv1D
 
 
 def _padding_arg(padding):

@@ -157,3 +157,23 @@ def concatenate(inputs, axis=-1, **kwargs):
 def multiply(inputs, **kwargs):
     """``Multiply(**kwargs)(inputs)``."""
     return Multiply(**kwargs)(inputs)
+
+
+def subtract(inputs, **kwargs):
+    """``Subtract(**kwargs)(inputs)``."""
+    return Subtract(**kwargs)(inputs)
+
+
+def average(inputs, **kwargs):
+    """``Average(**kwargs)(inputs)``."""
+    return Average(**kwargs)(inputs)
+
+
+def maximum(inputs, **kwargs):
+    """``Maximum(**kwargs)(inputs)``."""
+    return Maximum(**kwargs)(inputs)
+
+
+def minimum(inputs, **kwargs):
+    """``Minimum(**kwargs)(inputs)``."""
+    return Minimum(**kwargs)(inputs)

@@ -1,13 +1,13 @@
-"""Pooling layers: ``MaxPooling2D``, ``AveragePooling2D``, ``GlobalMaxPooling2D``,
-``GlobalAveragePooling2D`` (channels-last inputs, as Keras 3 defaults), ``GlobalMaxPooling1D`` and
-``GlobalAveragePooling1D`` (either data format)."""
+"""Pooling layers: ``MaxPooling1D``, ``AveragePooling1D``, ``MaxPooling2D``, ``AveragePooling2D``,
+``GlobalMaxPooling2D``, ``GlobalAveragePooling2D`` (channels-last inputs, as Keras 3 defaults),
+``GlobalMaxPooling1D`` and ``GlobalAveragePooling1D`` (either data format)."""
 
 from __future__ import annotations
 
 from ...api import array_ops, math_ops, pooling_ops, reduction_ops
 from ...core.shapes import TensorShape
 from ...eager.convert import convert_to_tensor
-from .base import _ndim_error, _pair
+from .base import _ndim_error, _pair, _single
 from .conv_utils import output_length
 from .policy import PolicyLayer
 
@@ -65,6 +65,65 @@ class AveragePooling2D(_Pooling2D):
     """Mean over ``pool_size`` windows; with ``padding='same'`` the padding is not counted."""
 
     _pool = staticmethod(pooling_ops.avg_pool2d)
+
+
+class _Pooling1D(PolicyLayer):
+    """Pooling over the steps of ``(batch, steps, channels)`` inputs: the 2-D pooling over a
+    height of 1."""
+
+    _pool = None  # the pooling function of tfunc.nn
+
+    def __init__(self, pool_size=2, strides=None, padding="valid", data_format=None, name=None, **kwargs):
+        super().__init__(name=name, **kwargs)
+        self.pool_size = _single(pool_size, "pool_size")
+        self.strides = self.pool_size if strides is None else _single(strides, "strides")
+        pad = str(padding).lower()
+        if pad not in ("valid", "same"):
+            raise ValueError(f"The `padding` argument must be one of 'valid', 'same'. Received: {padding!r}")
+        self.padding = pad
+        self.data_format = _channels_last(data_format, type(self).__name__)
+
+    def call(self, inputs):
+        x = self._convert_inputs(inputs)
+        if x.shape.rank is not None and x.shape.rank != 3:
+            raise _ndim_error(self, "ndim=3", x.shape)
+        out = type(self)._pool(
+            array_ops.expand_dims(x, 1), (1,) + self.pool_size, (1,) + self.strides, self.padding.upper()
+        )
+        return array_ops.squeeze(out, axis=1)
+
+    def compute_output_shape(self, input_shape):
+        n, steps, c = TensorShape(input_shape).as_list()
+        return TensorShape([n, output_length(steps, self.pool_size[0], self.strides[0], 1, self.padding), c])
+
+    def get_config(self):
+        return {
+            "name": self.name,
+            "pool_size": self.pool_size,
+            "strides": self.strides,
+            "padding": self.padding,
+            "data_format": self.data_format,
+        }
+
+
+class MaxPooling1D(_Pooling1D):
+    """Maximum over ``pool_size`` steps moved by ``strides`` (default: ``pool_size``)."""
+
+    _pool = staticmethod(pooling_ops.max_pool2d)
+
+
+class AveragePooling1D(_Pooling1D):
+    """Mean over ``pool_size`` steps; with ``padding='same'`` the padding is not counted."""
+
+    _pool = staticmethod(pooling_ops.avg_pool2d)
+
+    def __init__(self, pool_size, strides=None, padding="valid", data_format=None, name=None, **kwargs):
+        # Keras 3 gives MaxPooling1D a default pool_size of 2, but not AveragePooling1D
+        super().__init__(pool_size, strides, padding, data_format, name, **kwargs)
+
+
+MaxPool1D = MaxPooling1D
+AvgPool1D = AveragePooling1D
 
 
 class _GlobalPooling2D(PolicyLayer):

@@ -1,12 +1,13 @@
-"""Reshaping layers: ``Flatten``, ``Reshape``, ``Permute``, ``ZeroPadding2D``."""
+"""Reshaping layers: ``Flatten``, ``Reshape``, ``Permute``, ``ZeroPadding2D``, ``UpSampling2D``."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ...api import array_ops, indexing_ops
+from ...api import array_composites, array_ops, image_ops, indexing_ops, math_ops
 from ...core.shapes import TensorShape
 from ...eager.convert import convert_to_tensor
+from .base import _ndim_error, _pair
 from .policy import PolicyLayer
 
 # --- Flatten, Activation, Dropout ----------------------------------------------------------
@@ -158,3 +159,50 @@ class ZeroPadding2D(PolicyLayer):
         n, h, w, c = TensorShape(input_shape).as_list()
         (t, b), (left, r) = self.padding
         return TensorShape([n, None if h is None else h + t + b, None if w is None else w + left + r, c])
+
+
+class UpSampling2D(PolicyLayer):
+    """Repeats the rows and columns of NHWC images ``size`` times (``interpolation='nearest'``),
+    or resizes them to that size bilinearly (``'bilinear'``, ``tf.image.resize``'s half-pixel
+    centres), as Keras's ``UpSampling2D``."""
+
+    def __init__(self, size=(2, 2), data_format=None, interpolation="nearest", **kwargs):
+        super().__init__(**kwargs)
+        if data_format not in (None, "channels_last"):
+            raise ValueError(
+                f"tfunc.keras UpSampling2D supports data_format='channels_last' only, got {data_format!r}."
+            )
+        if interpolation not in ("nearest", "bilinear"):
+            raise ValueError(
+                f"tfunc.keras UpSampling2D supports interpolation 'nearest' and 'bilinear', got {interpolation!r}."
+            )
+        self.size = _pair(size, "size")
+        self.data_format = "channels_last"
+        self.interpolation = interpolation
+
+    def call(self, inputs):
+        x = self._convert_inputs(inputs)
+        if x.shape.rank != 4:
+            raise _ndim_error(self, "ndim=4", x.shape)
+        if self.interpolation == "nearest":
+            x = array_composites.repeat(x, self.size[0], axis=1)
+            return array_composites.repeat(x, self.size[1], axis=2)
+        _, h, w, _ = x.shape.as_list()
+        if None in (h, w):
+            raise ValueError(
+                f"UpSampling2D {self.name!r} with 'bilinear' needs a static height and width, got {x.shape}."
+            )
+        out = image_ops.resize(x, [h * self.size[0], w * self.size[1]], method="bilinear")
+        return math_ops.cast(out, x.dtype) if out.dtype is not x.dtype else out
+
+    def compute_output_shape(self, input_shape):
+        n, h, w, c = TensorShape(input_shape).as_list()
+        return TensorShape([n, None if h is None else h * self.size[0], None if w is None else w * self.size[1], c])
+
+    def get_config(self):
+        return {
+            "name": self.name,
+            "size": self.size,
+            "data_format": self.data_format,
+            "interpolation": self.interpolation,
+        }
