@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from ...api import array_ops, indexing_ops, nn_ops
 from ...core.shapes import TensorShape
-from ...eager.convert import convert_to_tensor
 from .. import activations as _activations
 from .. import initializers as _initializers
 from .. import regularizers as _regularizers
@@ -12,140 +11,17 @@ from .base import _ndim_error, _pair, _single, refuse_unsupported
 from .conv_utils import output_length, transpose_output_length
 from .policy import PolicyLayer
 
-# --- Conv2D --------------------------------------------------------------------------------
+# --- Conv1D, Conv2D ------------------------------------------------------------------------------
 
 
-class Conv2D(PolicyLayer):
-    """2-D convolution over NHWC inputs with an HWIO kernel ``(kh, kw, in_channels, filters)``,
-    plus a bias (``nn.bias_add``) and an activation."""
+class _Conv(PolicyLayer):
+    """What Conv1D and Conv2D share: the arguments, the kernel ``(*kernel_size, in_channels,
+    filters)`` and bias, and their checks.  Subclasses set the rank, the window-argument parser and
+    the paddings they take, and define ``call`` and ``compute_output_shape``."""
 
-    def __init__(
-        self,
-        filters,
-        kernel_size,
-        strides=(1, 1),
-        padding="valid",
-        data_format=None,
-        dilation_rate=(1, 1),
-        groups=1,
-        activation=None,
-        use_bias=True,
-        kernel_initializer="glorot_uniform",
-        bias_initializer="zeros",
-        kernel_regularizer=None,
-        bias_regularizer=None,
-        activity_regularizer=None,
-        kernel_constraint=None,
-        bias_constraint=None,
-        **kwargs,
-    ):
-        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
-        filters = int(filters)
-        if filters <= 0:
-            raise ValueError(
-                f"Invalid value for argument `filters`. Expected a strictly positive value. Received filters={filters}."
-            )
-        if data_format not in (None, "channels_last"):
-            raise ValueError(f"tfunc.keras Conv2D supports data_format='channels_last' only, got {data_format!r}.")
-        if int(groups) != 1:
-            raise ValueError(f"tfunc.keras Conv2D supports groups=1 only, got groups={groups}.")
-        pad = str(padding).lower()
-        if pad not in ("valid", "same"):
-            raise ValueError(f"The `padding` argument must be one of 'valid', 'same'. Received: {padding!r}")
-        refuse_unsupported(kernel_constraint=kernel_constraint, bias_constraint=bias_constraint)
-        self.kernel_regularizer = _regularizers.get(kernel_regularizer)
-        self.bias_regularizer = _regularizers.get(bias_regularizer)
-        self.filters = filters
-        self.kernel_size = _pair(kernel_size, "kernel_size")
-        self.strides = _pair(strides, "strides")
-        self.dilation_rate = _pair(dilation_rate, "dilation_rate")
-        if max(self.strides) > 1 and max(self.dilation_rate) > 1:
-            raise ValueError(
-                "`strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: "
-                f"strides={self.strides} and dilation_rate={self.dilation_rate}"
-            )
-        self.padding = pad
-        self.data_format = "channels_last"
-        self.groups = 1
-        self.activation = _activations.get(activation)
-        self.use_bias = bool(use_bias)
-        self.kernel_initializer = _initializers.get(kernel_initializer)
-        self.bias_initializer = _initializers.get(bias_initializer)
-
-    def build(self, input_shape):
-        shape = TensorShape(input_shape)
-        if shape.rank is not None and shape.rank != 4:
-            raise _ndim_error(self, "ndim=4", shape)
-        channels = shape[-1] if shape.rank is not None else None
-        if channels is None:
-            raise ValueError(
-                "The channel dimension of the inputs should be defined. The input_shape received "
-                f"is {shape}, where axis -1 (0-based) is the channel dimension, which found to be "
-                "`None`."
-            )
-        kh, kw = self.kernel_size
-        self.kernel = self.add_weight(
-            "kernel",
-            shape=(kh, kw, channels, self.filters),
-            initializer=self.kernel_initializer,
-            regularizer=self.kernel_regularizer,
-            dtype=self.dtype,
-            trainable=True,
-        )
-        self.bias = (
-            self.add_weight(
-                "bias",
-                shape=(self.filters,),
-                initializer=self.bias_initializer,
-                regularizer=self.bias_regularizer,
-                dtype=self.dtype,
-                trainable=True,
-            )
-            if self.use_bias
-            else None
-        )
-        self.built = True
-
-    def call(self, inputs):
-        inputs = convert_to_tensor(inputs)
-        if inputs.shape.rank is not None and inputs.shape.rank != 4:
-            raise _ndim_error(self, "ndim=4", inputs.shape)
-        if inputs.shape.rank is not None:
-            self.compute_output_shape(inputs.shape)  # refuses a window longer than the input, as Keras
-        out = nn_ops.conv2d(
-            self._compute(inputs),
-            self._compute(self.kernel),
-            strides=self.strides,
-            padding=self.padding.upper(),
-            dilations=self.dilation_rate,
-        )
-        if self.use_bias:
-            out = nn_ops.bias_add(out, self._compute(self.bias))
-        return self.activation(out)
-
-    def compute_output_shape(self, input_shape):
-        shape = TensorShape(input_shape)
-        if shape.rank != 4:
-            raise ValueError(f"Conv2D expects a 4-D (NHWC) input shape, got {input_shape}.")
-        n, h, w, _ = shape.as_list()
-        dims = [
-            output_length(size, k, s, d, self.padding)
-            for size, k, s, d in zip((h, w), self.kernel_size, self.strides, self.dilation_rate)
-        ]
-        return TensorShape([n] + dims + [self.filters])
-
-
-Convolution2D = Conv2D
-
-
-# --- Conv1D --------------------------------------------------------------------------------
-
-
-class Conv1D(PolicyLayer):
-    """1-D convolution over ``(batch, steps, channels)`` inputs with a kernel
-    ``(kernel_size, in_channels, filters)``, plus a bias and an activation. ``padding='causal'``
-    pads ``dilation_rate * (kernel_size - 1)`` steps on the left, so an output never sees a later
-    step. Computed as a Conv2D over a height of 1."""
+    _rank = 2
+    _window = staticmethod(_pair)
+    _paddings = ("valid", "same")
 
     def __init__(
         self,
@@ -168,25 +44,27 @@ class Conv1D(PolicyLayer):
         **kwargs,
     ):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        name = type(self).__name__
         self.filters = int(filters)
         if self.filters <= 0:
             raise ValueError(
                 f"Invalid value for argument `filters`. Expected a strictly positive value. Received filters={filters}."
             )
         if data_format not in (None, "channels_last"):
-            raise ValueError(f"tfunc.keras Conv1D supports data_format='channels_last' only, got {data_format!r}.")
+            raise ValueError(f"tfunc.keras {name} supports data_format='channels_last' only, got {data_format!r}.")
         if int(groups) != 1:
-            raise ValueError(f"tfunc.keras Conv1D supports groups=1 only, got groups={groups}.")
+            raise ValueError(f"tfunc.keras {name} supports groups=1 only, got groups={groups}.")
         pad = str(padding).lower()
-        if pad not in ("valid", "same", "causal"):
-            raise ValueError(f"The `padding` argument must be one of 'valid', 'same', 'causal'. Received: {padding!r}")
+        if pad not in self._paddings:
+            allowed = ", ".join(f"'{p}'" for p in self._paddings)
+            raise ValueError(f"The `padding` argument must be one of {allowed}. Received: {padding!r}")
         refuse_unsupported(kernel_constraint=kernel_constraint, bias_constraint=bias_constraint)
         self.kernel_regularizer = _regularizers.get(kernel_regularizer)
         self.bias_regularizer = _regularizers.get(bias_regularizer)
-        self.kernel_size = _single(kernel_size, "kernel_size")
-        self.strides = _single(strides, "strides")
-        self.dilation_rate = _single(dilation_rate, "dilation_rate")
-        if self.strides[0] > 1 and self.dilation_rate[0] > 1:
+        self.kernel_size = self._window(kernel_size, "kernel_size")
+        self.strides = self._window(strides, "strides")
+        self.dilation_rate = self._window(dilation_rate, "dilation_rate")
+        if max(self.strides) > 1 and max(self.dilation_rate) > 1:
             raise ValueError(
                 "`strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: "
                 f"strides={self.strides} and dilation_rate={self.dilation_rate}"
@@ -201,8 +79,8 @@ class Conv1D(PolicyLayer):
 
     def build(self, input_shape):
         shape = TensorShape(input_shape)
-        if shape.rank is not None and shape.rank != 3:
-            raise _ndim_error(self, "ndim=3", shape)
+        if shape.rank is not None and shape.rank != self._rank + 2:
+            raise _ndim_error(self, f"ndim={self._rank + 2}", shape)
         channels = shape[-1] if shape.rank is not None else None
         if channels is None:
             raise ValueError(
@@ -211,7 +89,7 @@ class Conv1D(PolicyLayer):
             )
         self.kernel = self.add_weight(
             "kernel",
-            shape=(self.kernel_size[0], channels, self.filters),
+            shape=(*self.kernel_size, channels, self.filters),
             initializer=self.kernel_initializer,
             regularizer=self.kernel_regularizer,
         )
@@ -224,12 +102,63 @@ class Conv1D(PolicyLayer):
         )
         self.built = True
 
-    def call(self, inputs):
+    def _checked_input(self, inputs):
+        """``inputs`` of the layer's rank, refusing a window longer than the input (as Keras)."""
         x = self._compute(inputs)
-        if x.shape.rank is not None and x.shape.rank != 3:
-            raise _ndim_error(self, "ndim=3", x.shape)
         if x.shape.rank is not None:
-            self.compute_output_shape(x.shape)  # refuses a window longer than the input, as Keras
+            if x.shape.rank != self._rank + 2:
+                raise _ndim_error(self, f"ndim={self._rank + 2}", x.shape)
+            self.compute_output_shape(x.shape)
+        return x
+
+    def _finish(self, out):
+        if self.use_bias:
+            out = nn_ops.bias_add(out, self._compute(self.bias))
+        return self.activation(out)
+
+
+class Conv2D(_Conv):
+    """2-D convolution over NHWC inputs with an HWIO kernel ``(kh, kw, in_channels, filters)``,
+    plus a bias (``nn.bias_add``) and an activation."""
+
+    def call(self, inputs):
+        x = self._checked_input(inputs)
+        out = nn_ops.conv2d(
+            x,
+            self._compute(self.kernel),
+            strides=self.strides,
+            padding=self.padding.upper(),
+            dilations=self.dilation_rate,
+        )
+        return self._finish(out)
+
+    def compute_output_shape(self, input_shape):
+        shape = TensorShape(input_shape)
+        if shape.rank != 4:
+            raise ValueError(f"Conv2D expects a 4-D (NHWC) input shape, got {input_shape}.")
+        n, h, w, _ = shape.as_list()
+        dims = [
+            output_length(size, k, s, d, self.padding)
+            for size, k, s, d in zip((h, w), self.kernel_size, self.strides, self.dilation_rate)
+        ]
+        return TensorShape([n] + dims + [self.filters])
+
+
+Convolution2D = Conv2D
+
+
+class Conv1D(_Conv):
+    """1-D convolution over ``(batch, steps, channels)`` inputs with a kernel
+    ``(kernel_size, in_channels, filters)``, plus a bias and an activation. ``padding='causal'``
+    pads ``dilation_rate * (kernel_size - 1)`` steps on the left, so an output never sees a later
+    step. Computed as a Conv2D over a height of 1."""
+
+    _rank = 1
+    _window = staticmethod(_single)
+    _paddings = ("valid", "same", "causal")
+
+    def call(self, inputs):
+        x = self._checked_input(inputs)
         padding = self.padding.upper()
         if self.padding == "causal":
             x = indexing_ops.pad(x, [[0, 0], [self.dilation_rate[0] * (self.kernel_size[0] - 1), 0], [0, 0]])
@@ -241,10 +170,7 @@ class Conv1D(PolicyLayer):
             padding=padding,
             dilations=(1,) + self.dilation_rate,
         )
-        out = array_ops.squeeze(out, axis=1)
-        if self.use_bias:
-            out = nn_ops.bias_add(out, self._compute(self.bias))
-        return self.activation(out)
+        return self._finish(array_ops.squeeze(out, axis=1))
 
     def compute_output_shape(self, input_shape):
         n, steps, _ = TensorShape(input_shape).as_list()
