@@ -79,3 +79,13 @@ def test_a_valid_window_longer_than_the_input_is_refused():
         with pytest.raises(ValueError, match="zero or negative"):
             layer(x)
     assert L.Conv2D(2, 2)(x).shape == (1, 1, 1, 2) and L.Conv2D(2, 3, padding="same")(x).shape == (1, 2, 2, 2)
+
+
+def test_a_valid_pooling_window_longer_than_the_input_is_refused():
+    for layer, x in (
+        (L.MaxPooling2D(3, strides=1), np.ones((1, 2, 2, 1), np.float32)),
+        (L.AveragePooling1D(4), np.ones((1, 3, 2), np.float32)),
+    ):
+        with pytest.raises(ValueError, match="zero or negative"):
+            layer(x)
+    assert L.MaxPooling2D(2)(np.ones((1, 2, 2, 1), np.float32)).shape == (1, 1, 1, 1)

@@ -18,32 +18,31 @@ def _channels_last(data_format, layer: str) -> str:
     return "channels_last"
 
 
-class _Pooling2D(PolicyLayer):
+class _Pooling(PolicyLayer):
+    """What the 1-D and 2-D poolings share: ``pool_size``, ``strides`` (default: the pool size),
+    ``padding`` and their checks; subclasses set the window-argument parser and define ``call``
+    and ``compute_output_shape``."""
+
     _pool = None  # the pooling function of tfunc.nn
+    _window = staticmethod(_pair)
 
     def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None, name=None, **kwargs):
         super().__init__(name=name, **kwargs)
-        self.pool_size = _pair(pool_size, "pool_size")
-        self.strides = self.pool_size if strides is None else _pair(strides, "strides")
+        self.pool_size = self._window(pool_size, "pool_size")
+        self.strides = self.pool_size if strides is None else self._window(strides, "strides")
         pad = str(padding).lower()
         if pad not in ("valid", "same"):
             raise ValueError(f"The `padding` argument must be one of 'valid', 'same'. Received: {padding!r}")
         self.padding = pad
         self.data_format = _channels_last(data_format, type(self).__name__)
 
-    def call(self, inputs):
-        x = convert_to_tensor(inputs)
-        if x.shape.rank is not None and x.shape.rank != 4:
-            raise _ndim_error(self, "ndim=4", x.shape)
-        return type(self)._pool(x, self.pool_size, self.strides, self.padding.upper())
-
-    def compute_output_shape(self, input_shape):
-        shape = TensorShape(input_shape)
-        if shape.rank != 4:
-            raise ValueError(f"{type(self).__name__} expects a 4-D (NHWC) input shape, got {input_shape}.")
-        n, h, w, c = shape.as_list()
-        dims = [output_length(size, k, s, 1, self.padding) for size, k, s in zip((h, w), self.pool_size, self.strides)]
-        return TensorShape([n] + dims + [c])
+    def _checked_input(self, x, rank):
+        """``x`` of ``rank``, refusing a 'valid' window longer than the input (as Keras)."""
+        if x.shape.rank is not None:
+            if x.shape.rank != rank:
+                raise _ndim_error(self, f"ndim={rank}", x.shape)
+            self.compute_output_shape(x.shape)
+        return x
 
     def get_config(self):
         return {
@@ -53,6 +52,20 @@ class _Pooling2D(PolicyLayer):
             "padding": self.padding,
             "data_format": self.data_format,
         }
+
+
+class _Pooling2D(_Pooling):
+    def call(self, inputs):
+        x = self._checked_input(convert_to_tensor(inputs), 4)
+        return type(self)._pool(x, self.pool_size, self.strides, self.padding.upper())
+
+    def compute_output_shape(self, input_shape):
+        shape = TensorShape(input_shape)
+        if shape.rank != 4:
+            raise ValueError(f"{type(self).__name__} expects a 4-D (NHWC) input shape, got {input_shape}.")
+        n, h, w, c = shape.as_list()
+        dims = [output_length(size, k, s, 1, self.padding) for size, k, s in zip((h, w), self.pool_size, self.strides)]
+        return TensorShape([n] + dims + [c])
 
 
 class MaxPooling2D(_Pooling2D):
@@ -67,26 +80,17 @@ class AveragePooling2D(_Pooling2D):
     _pool = staticmethod(pooling_ops.avg_pool2d)
 
 
-class _Pooling1D(PolicyLayer):
+class _Pooling1D(_Pooling):
     """Pooling over the steps of ``(batch, steps, channels)`` inputs: the 2-D pooling over a
     height of 1."""
 
-    _pool = None  # the pooling function of tfunc.nn
+    _window = staticmethod(_single)
 
     def __init__(self, pool_size=2, strides=None, padding="valid", data_format=None, name=None, **kwargs):
-        super().__init__(name=name, **kwargs)
-        self.pool_size = _single(pool_size, "pool_size")
-        self.strides = self.pool_size if strides is None else _single(strides, "strides")
-        pad = str(padding).lower()
-        if pad not in ("valid", "same"):
-            raise ValueError(f"The `padding` argument must be one of 'valid', 'same'. Received: {padding!r}")
-        self.padding = pad
-        self.data_format = _channels_last(data_format, type(self).__name__)
+        super().__init__(pool_size, strides, padding, data_format, name, **kwargs)
 
     def call(self, inputs):
-        x = self._convert_inputs(inputs)
-        if x.shape.rank is not None and x.shape.rank != 3:
-            raise _ndim_error(self, "ndim=3", x.shape)
+        x = self._checked_input(self._convert_inputs(inputs), 3)
         out = type(self)._pool(
             array_ops.expand_dims(x, 1), (1,) + self.pool_size, (1,) + self.strides, self.padding.upper()
         )
@@ -95,15 +99,6 @@ class _Pooling1D(PolicyLayer):
     def compute_output_shape(self, input_shape):
         n, steps, c = TensorShape(input_shape).as_list()
         return TensorShape([n, output_length(steps, self.pool_size[0], self.strides[0], 1, self.padding), c])
-
-    def get_config(self):
-        return {
-            "name": self.name,
-            "pool_size": self.pool_size,
-            "strides": self.strides,
-            "padding": self.padding,
-            "data_format": self.data_format,
-        }
 
 
 class MaxPooling1D(_Pooling1D):
