@@ -85,3 +85,10 @@ def test_bad_primals_and_tangents_are_refused():
         tf.autodiff.ForwardAccumulator([x, x], [x, x])
     with pytest.raises((TypeError, ValueError), match="int32"):
         tf.autodiff.ForwardAccumulator(x, tf.constant([1, 2, 3]))
+
+
+def test_several_primals_reaching_one_target():
+    x, y = tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])
+    with tf.autodiff.ForwardAccumulator((x, y), (tf.constant([1.0, 0.0]), tf.constant([0.0, 1.0]))) as acc:
+        z = x * y
+    assert acc.jvp(z).numpy().tolist() == [3.0, 2.0]  # d(xy) = y dx + x dy, as TensorFlow

@@ -76,8 +76,9 @@ class ForwardAccumulator:
                 outer.watch(u)
                 grads = self._tape.gradient(target, self._primals, output_gradients=u)
                 terms = [reduce_sum(multiply(g, t)) for g, t in zip(grads, self._tangents) if g is not None]
-            if terms:
-                result = outer.gradient(add_n(terms) if len(terms) > 1 else terms[0], u)
+                total = (add_n(terms) if len(terms) > 1 else terms[0]) if terms else None  # recorded too
+            if total is not None:
+                result = outer.gradient(total, u)
         if result is None and how == "zero":
             result = zeros_like(target)
         return result
