@@ -58,7 +58,7 @@ from .api.array_ops import (
     transpose,
     unstack,
 )
-from .api.clip_ops import clip_by_global_norm, clip_by_norm
+from .api.clip_ops import clip_by_global_norm, clip_by_norm, clip_by_value
 from .api.context_ops import control_dependencies, executing_eagerly, group, name_scope, no_op
 from .api.control_flow_ops import cond, while_loop
 from .api.creation_ops import eye, fill, linspace, ones, ones_like, range, zeros, zeros_like
@@ -95,7 +95,6 @@ from .api.math_ops import (
     atanh,
     cast,
     ceil,
-    clip_by_value,
     complex,
     cos,
     cosh,

@@ -132,3 +132,32 @@ def test_fit_an_embedding_with_adam_as_keras():
     history = m.fit(x, y, epochs=3, batch_size=2, verbose=0, shuffle=False)
     np.testing.assert_allclose(history.history["loss"], [15.67078, 8.38849, 3.68467], rtol=1e-5)  # Keras 3.15
     np.testing.assert_allclose(m.get_weights()[0][1], [1.0686169, 1.8728257], rtol=1e-5)
+
+
+@pytest.mark.parametrize("mode", ["eager", "function"])
+def test_rows_that_cancel_still_count_one_at_a_time(mode):
+    # id 1 looked up twice with gradient rows +1 and -1: their sum is 0, but Keras's Adamax norm
+    # takes each row's absolute value (2), and Adam's v each row's square (2 * (1 - beta_2) = 0.002),
+    # also through a LossScaleOptimizer (Keras 3.15's values)
+    ids, signs = np.array([1, 1]), np.array([[1.0], [-1.0]], np.float32)
+
+    def run(opt, slot):
+        v = tf.Variable(np.zeros((3, 1), np.float32))
+
+        def step():
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(tf.gather(v, ids) * signs)
+                if isinstance(opt, tf.keras.optimizers.LossScaleOptimizer):
+                    loss = opt.scale_loss(loss)
+            opt.apply_gradients([(tape.gradient(loss, v), v)])
+
+        (step if mode == "eager" else tf.function(step))()
+        return opt.get_slot(v, slot).numpy().ravel()
+
+    np.testing.assert_allclose(run(tf.keras.optimizers.Adamax(1.0), "norm"), [0.0, 2.0, 0.0])
+    lso = tf.keras.optimizers.LossScaleOptimizer(tf.keras.optimizers.Adam(0.1))
+    np.testing.assert_allclose(run(lso, "v"), [0.0, 0.002, 0.0], rtol=1e-5)
+    rows = tf.IndexedSlices(tf.constant([[-2.0], [-2.0]]), tf.constant([0, 0]), [3, 1])
+    clipped = tf.clip_by_value(rows, -1.0, 1.0)  # each row clipped, then added: -2 (TensorFlow)
+    assert isinstance(clipped, tf.IndexedSlices)
+    assert tf.convert_to_tensor(clipped).numpy().ravel().tolist() == [-2.0, 0.0, 0.0]

@@ -235,3 +235,30 @@ def test_apply_checks_as_keras():
     scaled.build([v])
     scaled.apply([tf.constant([4.0])])  # the scaled gradient 4 / 2
     np.testing.assert_allclose(v.numpy(), [-1.0])
+
+
+def test_apply_builds_for_every_variable_and_configs_as_keras_writes_them():
+    a, b = tf.Variable([1.0]), tf.Variable([2.0])
+    opt = tf.keras.optimizers.SGD(0.1)
+    with pytest.warns(UserWarning, match="Gradients do not exist"):
+        opt.apply([tf.constant([1.0]), None], [a, b])  # built for both, as Keras
+    opt.apply([tf.constant([1.0]), tf.constant([1.0])])
+    assert a.numpy().tolist() == pytest.approx([0.8]) and b.numpy().tolist() == pytest.approx([1.9])
+    keras_config = {  # what Keras 3.15 writes for a plain SGD
+        "name": "sgd", "learning_rate": 0.1, "weight_decay": None, "clipnorm": None, "global_clipnorm": None,
+        "clipvalue": None, "use_ema": False, "ema_momentum": 0.99, "ema_overwrite_frequency": None,
+        "loss_scale_factor": None, "gradient_accumulation_steps": None, "momentum": 0.0, "nesterov": False,
+    }  # fmt: skip
+    assert float(tf.keras.optimizers.SGD.from_config(keras_config).learning_rate) == pytest.approx(0.1)
+    lion = tf.keras.optimizers.get({"class_name": "Lion", "config": {"learning_rate": 0.1}})
+    assert isinstance(lion, tf.keras.optimizers.Lion)
+    with pytest.raises(ValueError, match="use_ema"):
+        tf.keras.optimizers.SGD.from_config(dict(keras_config, use_ema=True))
+
+
+def test_exclude_from_weight_decay_searches_with_regular_expressions():
+    kernel = tf.Variable([1.0], name="dense/kernel")
+    opt = tf.keras.optimizers.SGD(0.1, weight_decay=1.0)
+    opt.exclude_from_weight_decay(var_names=["ker.el"])  # Keras: re.search
+    opt.apply_gradients([(tf.constant([0.0]), kernel)])
+    assert kernel.numpy().tolist() == [1.0]

@@ -637,3 +637,20 @@ def test_model_checkpoint_writes_keras_weights_files(tmp_path, rng):
     restored.load_weights(tmp_path / "ckpt-2.weights.h5")
     assert_same(restored.get_weights(), model.get_weights())
     assert int(restored.optimizer.iterations.numpy()) == 4
+
+
+def test_a_nadam_inside_a_loss_scale_optimizer_is_laid_out_as_keras_does(tmp_path):
+    # Keras 3.15 lists no u_product for a Nadam a LossScaleOptimizer wraps: 6 inner variables, and
+    # the wrapper's 4 before them (its iteration, learning rate, step counter and scale)
+    model = keras.Sequential([keras.Input((3,)), layers.Dense(2)])
+    opt = keras.optimizers.LossScaleOptimizer(keras.optimizers.Nadam(0.05))
+    model.compile(optimizer=opt, loss="mse")
+    model.train_on_batch(np.ones((4, 3), np.float32), np.zeros((4, 2), np.float32))
+    path = tmp_path / "m.weights.h5"
+    model.save_weights(path)
+    with h5py.File(path, "r") as f:
+        assert len(f["optimizer/inner_optimizer/vars"]) == 6 and len(f["optimizer/vars"]) == 10
+    other = keras.Sequential([keras.Input((3,)), layers.Dense(2)])
+    other.compile(optimizer=keras.optimizers.LossScaleOptimizer(keras.optimizers.Nadam(0.05)), loss="mse")
+    other.load_weights(path)
+    assert int(other.optimizer.iterations.numpy()) == 1

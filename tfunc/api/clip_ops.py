@@ -1,5 +1,5 @@
-"""Clipping by norms: ``clip_by_norm`` and ``clip_by_global_norm`` (composed of other ops, as in
-TensorFlow, so their gradients come from those ops')."""
+"""Clipping: ``clip_by_value``, ``clip_by_norm`` and ``clip_by_global_norm`` (composed of other ops,
+as in TensorFlow, so their gradients come from those ops'; each keeps an IndexedSlices sparse)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,14 @@ from . import creation_ops, math_ops, run_time_axis
 from .array_ops import identity
 from .indexed_slices import IndexedSlices
 from .linalg_ops import global_norm
+
+
+def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+    """``t`` with every value limited to ``[clip_value_min, clip_value_max]``; an IndexedSlices
+    has each of its rows clipped and stays one (as TensorFlow's)."""
+    if isinstance(t, IndexedSlices):
+        return IndexedSlices(math_ops.clip_by_value(t.values, clip_value_min, clip_value_max), t.indices, t.dense_shape)
+    return math_ops.clip_by_value(t, clip_value_min, clip_value_max)
 
 
 def clip_by_norm(t, clip_norm, axes=None, name=None):

@@ -12,6 +12,7 @@ new ones (say, with a second optimizer) raises TensorFlow's singleton
 
 from __future__ import annotations
 
+import re
 import warnings
 
 from ..api import array_ops, control_flow_ops, creation_ops, math_ops, reduction_ops
@@ -71,6 +72,17 @@ def _dense_and_squared(g):
 def _clip_by_norm(g, clip_norm):
     l2norm = math_ops.sqrt(_sum_of_squares(g))
     return _on_rows(g, lambda x: x * clip_norm / math_ops.maximum(l2norm, clip_norm))
+
+
+# Keras 3 optimizer options tfunc does not offer, as Keras's get_config writes them when unused:
+# from_config takes them at these values.
+_KERAS_ONLY_DEFAULTS = {
+    "use_ema": False,
+    "ema_momentum": 0.99,
+    "ema_overwrite_frequency": None,
+    "loss_scale_factor": None,
+    "gradient_accumulation_steps": None,
+}
 
 
 class Optimizer(Module):
@@ -259,7 +271,8 @@ class Optimizer(Module):
 
     # --- weight decay --------------------------------------------------------------------
     def exclude_from_weight_decay(self, var_list=None, var_names=None):
-        """Variables in ``var_list``, or whose name contains one of ``var_names``, get no decay."""
+        """Variables in ``var_list``, or whose name one of the regular expressions ``var_names``
+        matches somewhere (``re.search``, as Keras), get no decay."""
         for v in var_list or ():
             self._tfunc_no_decay_ids.add(v._unique_id)
         self._tfunc_no_decay_names.extend(var_names or ())
@@ -267,7 +280,7 @@ class Optimizer(Module):
     def _decays(self, var) -> bool:
         if var._unique_id in self._tfunc_no_decay_ids:
             return False
-        return not any(part in var.name for part in self._tfunc_no_decay_names)
+        return not any(re.search(pattern, var.name) for pattern in self._tfunc_no_decay_names)  # Keras: a search
 
     # --- applying gradients --------------------------------------------------------------
     def _clip(self, grads):
@@ -360,6 +373,9 @@ class Optimizer(Module):
                     f"optimizer is tracking {len(built)} trainable variables."
                 )
             trainable_variables = built
+        else:
+            trainable_variables = list(trainable_variables)
+            self.build(trainable_variables)  # for all of them, as Keras (a None gradient too)
         self.apply_gradients(zip(grads, trainable_variables))
 
     def _built_variables(self):
@@ -424,6 +440,10 @@ class Optimizer(Module):
         config = dict(config)
         if isinstance(config.get("learning_rate"), dict):
             config["learning_rate"] = schedules.deserialize(config["learning_rate"])
+        for key, default in _KERAS_ONLY_DEFAULTS.items():  # what Keras's configs carry at their defaults
+            value = config.pop(key, default)
+            if value != default:
+                raise ValueError(f"tfunc.keras optimizers do not support {key}={value!r}.")
         return cls(**config)
 
     def __repr__(self) -> str:
@@ -526,7 +546,8 @@ _BY_NAME = {"sgd": SGD, "adam": Adam}
 
 
 def get(identifier):
-    """An optimizer from a name (``'sgd'``, ``'adam'``, default hyperparameters) or an instance."""
+    """An optimizer from a name (``'sgd'``, ``'adam'``, default hyperparameters), Keras's
+    ``{"class_name": ..., "config": ...}`` dict, or an instance."""
     if isinstance(identifier, Optimizer):
         return identifier
     if isinstance(identifier, str):
@@ -534,6 +555,11 @@ def get(identifier):
         if cls is None:
             raise ValueError(f"Unknown optimizer: '{identifier}'. Known names: {', '.join(sorted(_BY_NAME))}.")
         return cls()
+    if isinstance(identifier, dict) and "class_name" in identifier:  # Keras's serialized form
+        cls = _BY_NAME.get(str(identifier["class_name"]).lower())
+        if cls is None:
+            raise ValueError(f"Unknown optimizer: '{identifier['class_name']}'.")
+        return cls.from_config(identifier.get("config", {}))
     raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}")
 
 
@@ -758,13 +784,17 @@ class Adamax(Optimizer):
     def _slot_names(self):
         return ("momentum", "norm")
 
+    _takes_slices = True  # the absolute value of an IndexedSlices' rows, as Keras
+
     def _update_step(self, grad, var, lr):
+        absolute = densify(_on_rows(grad, math_ops.abs))  # each row's, before the rows of an id add
+        grad = densify(grad)
         dt = var.dtype
         beta_1_power = math_ops.pow(convert_to_tensor(self.beta_1, dtype=dt), self._local_step(dt))
         m = self.get_slot(var, "momentum")
         u = self.get_slot(var, "norm")
         m.assign_add((grad - m.read_value()) * (1.0 - self.beta_1))
-        u.assign(math_ops.maximum(u.read_value() * self.beta_2, math_ops.abs(grad)))
+        u.assign(math_ops.maximum(u.read_value() * self.beta_2, absolute))
         var.assign_sub(lr * m.read_value() / ((1.0 - beta_1_power) * (u.read_value() + self.epsilon)))
 
     def get_config(self):
@@ -1014,8 +1044,10 @@ class LossScaleOptimizer(Optimizer):
         return loss * math_ops.cast(self._tfunc_scale.read_value(), loss.dtype)
 
     def _unscale(self, g):
-        g = convert_to_tensor(g)
-        return g / math_ops.cast(self._tfunc_scale.read_value(), g.dtype)
+        if not isinstance(g, IndexedSlices):
+            g = convert_to_tensor(g)
+        scale = math_ops.cast(self._tfunc_scale.read_value(), g.dtype)
+        return _on_rows(g, lambda x: x / scale)  # an Embedding's sparse gradient stays sparse
 
     # --- the inner optimizer's face ---------------------------------------------------------------
     @property
@@ -1055,14 +1087,14 @@ class LossScaleOptimizer(Optimizer):
         if not present:
             raise ValueError(f"No gradients provided for any variable: {[v.name for _, v in pairs]}.")
         self.inner_optimizer.build([v for _, v in present])  # slots exist before any branch
-        grads = [convert_to_tensor(g) for g, _ in present]
+        grads = [g if isinstance(g, IndexedSlices) else convert_to_tensor(g) for g, _ in present]
         if not skip_gradients_aggregation:  # before the finiteness check: every replica takes the same branch
             grads = _aggregate_gradients(grads)
         if self._tfunc_grads_scaled:
             grads = [self._unscale(g) for g in grads]
         finite = None
         for g in grads:
-            ok = reduction_ops.reduce_all(math_ops.is_finite(g))
+            ok = reduction_ops.reduce_all(math_ops.is_finite(g.values if isinstance(g, IndexedSlices) else g))
             finite = ok if finite is None else math_ops.logical_and(finite, ok)
         variables = [v for _, v in present]
 

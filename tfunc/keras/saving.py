@@ -47,7 +47,7 @@ import numpy as np
 from ..api.variables import Variable
 from ..core.context import init_scope
 from ..eager.convert import convert_to_tensor
-from ..module import Module
+from ..module import Module, container_type
 from .layers.base import Layer, OperatorLayer
 
 __all__ = ["save_weights", "load_weights"]
@@ -231,9 +231,9 @@ def _slot_groups(opt) -> list:
     return [(name,) for name in names]
 
 
-def _optimizer_layout(opt, trainable):
+def _optimizer_layout(opt, trainable, wrapped=False):
     """``(variables now, variables once built for trainable)`` of an optimizer, as Keras lists
-    them in ``optimizer.variables``."""
+    them in ``optimizer.variables`` (``wrapped``: the inner optimizer of a LossScaleOptimizer)."""
     if hasattr(opt, "inner_optimizer"):  # LossScaleOptimizer
         own_iteration = _Target(
             f"{opt.name}/iteration",
@@ -244,7 +244,7 @@ def _optimizer_layout(opt, trainable):
         )
         head = [own_iteration, _variable_target(opt._tfunc_lr)]
         head += [_variable_target(opt._tfunc_counter), _variable_target(opt._tfunc_scale)]
-        inner_now, inner_built = _optimizer_layout(opt.inner_optimizer, trainable)
+        inner_now, inner_built = _optimizer_layout(opt.inner_optimizer, trainable, wrapped=True)
         inner_is_built = opt.inner_optimizer._tfunc_iterations is not None  # Keras lists them once built
         return head + (inner_now if inner_is_built else []), head + inner_built
     head = [_lazy_iterations(opt) if opt._tfunc_iterations is None else _variable_target(opt._tfunc_iterations)]
@@ -261,7 +261,8 @@ def _optimizer_layout(opt, trainable):
                     built.append(target)
                 else:
                     built.append(_lazy_slot(opt, var, name, trainable))
-    if hasattr(opt, "_tfunc_u_product"):  # Nadam's, made after the slots
+    if hasattr(opt, "_tfunc_u_product") and not wrapped:  # Nadam's, made after the slots (Keras 3.15
+        # does not list it for a Nadam inside a LossScaleOptimizer: its files leave it out)
         if opt._tfunc_u_product is not None:
             now.append(_variable_target(opt._tfunc_u_product))
             built.append(now[-1])
@@ -309,7 +310,7 @@ def _collect(model, load=None) -> list:
         if id(obj) in visited or id(obj) in walking:
             return True
         if _is_optimizer(obj):
-            now, built = _optimizer_layout(obj, trainable)
+            now, built = _optimizer_layout(obj, trainable, wrapped=path.endswith("inner_optimizer"))
             entry = _Entry(path, obj, "optimizer", now, built)
         elif isinstance(obj, Layer):
             entry = _Entry(path, obj, "layer", [_variable_target(v) for v in _layer_variables(obj)])
@@ -322,7 +323,7 @@ def _collect(model, load=None) -> list:
             child_path = f"{path}/{name}" if path else name
             if _is_saveable(child):
                 ok = visit(child, child_path) and ok
-            elif type(child) in (list, tuple, dict):
+            elif container_type(child) is not None:
                 ok = visit_container(child, child_path) and ok
         walking.discard(id(obj))
         if ok:
@@ -339,7 +340,7 @@ def _collect(model, load=None) -> list:
         for item in container.values() if isinstance(container, dict) else container:
             if _is_saveable(item):
                 ok = visit(item, f"{path}/{_unique(_snake_case(type(item).__name__), used)}") and ok
-            elif type(item) in (list, tuple, dict):  # a list in a list: "container", "container_1", ...
+            elif container_type(item) is not None:  # a list in a list: "container", "container_1", ...
                 ok = visit_container(item, f"{path}/{_unique('container', used)}", seen) and ok
         return ok
 
