@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import re
+import sys
 import weakref
 
 from .api.variables import Variable
@@ -234,18 +235,42 @@ class WatchedDict(_Watched, dict):
     setdefault = _watching(dict.setdefault)
 
 
+# References to a container while _watched looks at it when nothing else holds it: its holder
+# (the attribute or the outer container), _watched's parameter and getrefcount's own argument
+# (CPython's counting; the callers pass the item itself, with no variable of their own holding it).
+_OWN_REFERENCES = 3
+
+
+def _watched(value, owner):
+    """``value`` (a plain list or dict no one else holds) as a watched container, its nested
+    lists and dicts too; anything else as it is.  A container held elsewhere too is kept: adding
+    to it through that other reference must keep reaching its holder."""
+    if type(value) not in (list, dict) or sys.getrefcount(value) > _OWN_REFERENCES:
+        return value
+    if type(value) is list:
+        return WatchedList([_watched(value[i], owner) for i in range(len(value))], owner)
+    return WatchedDict({k: _watched(value[k], owner) for k in list(value)}, owner)
+
+
 def watch_containers(owner) -> None:
-    """Swaps ``owner``'s list and dict attributes for watched ones (same items), so a pending
-    restore sees items added to them later (``ckpt.listed.append(v)``)."""
-    for name, value in list(vars(owner).items()):
-        if type(value) is list and not name.startswith("_"):
-            object.__setattr__(owner, name, WatchedList(value, owner))
-        elif type(value) is dict and not name.startswith("_"):
-            object.__setattr__(owner, name, WatchedDict(value, owner))
+    """Swaps ``owner``'s list and dict attributes (and those inside them) for watched ones with
+    the same items, so a pending restore sees items added to them later (``ckpt.listed.append(v)``).
+    A container something else also holds is left as it is: adding to it through that other
+    reference must keep reaching the owner."""
+    for name in [n for n in vars(owner) if not n.startswith("_")]:
+        object.__setattr__(owner, name, _watched(vars(owner)[name], owner))
 
 
 _LISTS = (list, tuple, WatchedList)
 _DICTS = (dict, WatchedDict)
+
+
+def container_type(obj):
+    """``list``, ``tuple`` or ``dict`` for those containers (watched ones included), else None."""
+    t = type(obj)
+    if t in (list, tuple, dict):
+        return t
+    return list if t is WatchedList else dict if t is WatchedDict else None
 
 
 def is_trackable(value) -> bool:

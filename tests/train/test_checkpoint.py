@@ -403,3 +403,24 @@ def test_load_checkpoint_reads_values_by_key(tmp_path):
     assert int(tf.train.load_checkpoint(str(tmp_path)).get_tensor("step/.ATTRIBUTES/VARIABLE_VALUE")) == 3
     with pytest.raises(tf.errors.NotFoundError, match="Key no not found"):
         reader.get_tensor("no")
+
+
+def test_a_pending_restore_keeps_lists_held_elsewhere_and_watches_nested_ones(tmp_path):
+    save = tf.train.Checkpoint()
+    save.nested = [[tf.Variable(4.0)]]
+    save.shared = [tf.Variable(7.0)]
+    path = save.save(str(tmp_path / "ex"))
+    restore = tf.train.Checkpoint()
+    outside = []  # the caller keeps its own reference: the attribute must stay this very list
+    restore.shared = outside
+    restore.nested = [[]]
+    restore.restore(path).expect_partial()
+    assert restore.shared is outside
+    inner = tf.Variable(0.0)
+    restore.nested[0].append(inner)  # a list inside a list is watched too
+    assert float(inner) == 4.0
+    later = tf.Variable(1.0)
+    outside.append(later)  # not seen by the restore (TensorFlow refuses such a list at save) ...
+    path2 = restore.save(str(tmp_path / "again"))
+    keys = [k for k, _ in tf.train.list_variables(path2)]
+    assert "shared/0/.ATTRIBUTES/VARIABLE_VALUE" in keys  # ... but it is saved with the object holding it

@@ -31,7 +31,7 @@ from ..core.context import init_scope
 from ..core.errors import DataLossError, InvalidArgumentError, NotFoundError
 from ..core.shapes import format_shape, shapes_compatible
 from ..eager.convert import convert_to_tensor
-from ..module import Trackable, children_of, is_trackable, slots_of, watch_containers
+from ..module import Trackable, children_of, container_type, is_trackable, slots_of, watch_containers
 from .management import latest_checkpoint, update_checkpoint_state
 
 __all__ = [
@@ -60,9 +60,8 @@ def _escape(name: str) -> str:
 def _kind(obj) -> str:
     if isinstance(obj, Variable):
         return "variable"
-    if type(obj) in (list, tuple, dict):
-        return type(obj).__name__
-    return "object"
+    kind = container_type(obj)  # a watched list or dict is still a list or dict
+    return "object" if kind is None else kind.__name__
 
 
 class ObjectGraph:
