@@ -503,3 +503,19 @@ def test_training_style_pipeline_on_each_backend(backend):
     got_x = np.concatenate([b[0].numpy() for b in batches])
     np.testing.assert_array_equal(got_x, x[got_y] * 2.0)
     assert values(Dataset.range(6).batch(4)) == [[0, 1, 2, 3], [4, 5]]
+
+
+def test_a_pass_restarts_only_the_map_functions_own_random_streams():
+    # a Generator the map function draws from keeps its sequence across passes (TensorFlow's passes
+    # differ), and drawing from it directly never repeats what a pass drew
+    g = tf.random.Generator.from_seed(1)
+    drawn = Dataset.range(3).map(lambda x: g.uniform([]))
+    first, second = values(drawn), values(drawn)
+    direct = [float(g.uniform([])) for _ in range(3)]
+    assert len(set(first + second + direct)) == 9
+    tf.random.set_seed(5)
+    nested = tf.function(lambda: tf.random.uniform([], seed=3))
+    before = [float(nested()) for _ in range(2)]
+    list(Dataset.range(2).map(lambda x: nested()))
+    after = [float(nested()) for _ in range(2)]
+    assert not set(before) & set(after)  # the pass did not rewind the function's stream

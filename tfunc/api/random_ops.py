@@ -55,6 +55,7 @@ _state: dict[str, Any] = {"global": None, "counter": 0}
 _generators: dict = {}  # eager op-seeded streams: (global, op seed, kind) -> holder
 _traced: weakref.WeakSet = weakref.WeakSet()  # the seeded streams of traced nodes
 _graph_counts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # traced fn -> unseeded ops so far
+_made_in: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # traced stream -> uid of its function's graph
 
 
 def set_seed(seed):
@@ -83,15 +84,16 @@ def stream(op_seed=None, kind=None) -> GeneratorHolder:
         if g is None:
             g = _DEFAULT_GLOBAL_SEED
         if graph is not None:  # a node owns its stream; set_seed restarts it
+            while graph.outer is not None:  # a cond or loop body counts in its function
+                graph = graph.outer
             if op_seed is None:
-                while graph.outer is not None:  # a cond or loop body counts in its function
-                    graph = graph.outer
                 n = _graph_counts.get(graph, 0)
                 _graph_counts[graph] = n + 1
                 h = GeneratorHolder((g, _TRACED_TAG, n))
             else:
                 h = GeneratorHolder((g, int(op_seed)))
             _traced.add(h)
+            _made_in[h] = graph.uid
             return h
         if op_seed is None:
             counter = _state["counter"]
@@ -104,19 +106,24 @@ def stream(op_seed=None, kind=None) -> GeneratorHolder:
         return found
 
 
-def restart_streams(ir) -> None:
-    """Starts again the seeded streams of the random nodes of a traced graph ``ir`` (its
-    branches, loop bodies and nested functions included): a tf.data pass runs its map
-    function as a fresh instance of the graph, so under a seed every pass draws the same."""
-    for node in ir.nodes():
-        for v in node.attrs.values():
-            if isinstance(v, GeneratorHolder):
-                if v.seed is not None:
-                    v.restart(v.seed)
-                continue
-            sub = v if hasattr(v, "nodes") else getattr(getattr(v, "graph", None), "ir", None)
-            if sub is not None and hasattr(sub, "nodes"):
-                restart_streams(sub)
+def restart_streams(graph) -> None:
+    """Starts again the seeded streams that the random ops traced into ``graph`` made (in its
+    branches and loop bodies too; not a ``Generator``'s, nor those of another function it calls,
+    which others share): TensorFlow runs a tf.data map function as a fresh instance per pass,
+    so under a seed every pass draws the same."""
+
+    def walk(ir):
+        for node in ir.nodes():
+            for v in node.attrs.values():
+                if isinstance(v, GeneratorHolder):
+                    if v.seed is not None and _made_in.get(v) == graph.uid:
+                        v.restart(v.seed)
+                    continue
+                sub = v if hasattr(v, "nodes") else getattr(getattr(v, "graph", None), "ir", None)
+                if sub is not None and hasattr(sub, "nodes"):
+                    walk(sub)
+
+    walk(graph.ir)
 
 
 # --- arguments ---------------------------------------------------------------------------------

@@ -1033,7 +1033,7 @@ class _MapDataset(_UnaryDataset):
             for element in self._input._elements():
                 yield _to_tensors(_as_structure(_call(self._func, element)))
             return
-        restart_streams(traced.graph.ir)
+        restart_streams(traced.graph)
         for element in self._input._elements():
             yield traced.call_values([element])
 
@@ -1067,7 +1067,7 @@ class _FilterDataset(_UnaryDataset):
                 if _holds(self._predicate, element):
                     yield element
             return
-        restart_streams(traced.graph.ir)
+        restart_streams(traced.graph)
         for element in self._input._elements():
             if traced.call_values([element])._value:
                 yield element

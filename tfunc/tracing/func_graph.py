@@ -15,6 +15,7 @@ call adds a node instead of running (``dispatch.call`` hands it here):
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import sys
 from types import FrameType
@@ -74,11 +75,15 @@ def current_graph():
     return g
 
 
+_uids = itertools.count()
+
+
 class FuncGraph:
     """The graph of one trace, plus what building it needs."""
 
     def __init__(self, name: str, outer: "FuncGraph | None" = None):
         self.name = name
+        self.uid = next(_uids)  # this trace's identity, kept when the graph is frozen and thawed
         self.ir = Graph(name)
         self.outer = outer
         self._const_captures: dict = {}  # id(EagerTensor) -> (tensor, node id, spec)
