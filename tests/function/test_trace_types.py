@@ -328,7 +328,7 @@ def test_list_subclasses_and_other_mappings_are_structure_as_in_tensorflow():
         return m["a"] * 2.0 + m["b"]
 
     assert float(f(Frozen({"b": tf.constant(2.0), "a": tf.constant(1.0)}))) == 4.0
-    assert float(f(Frozen({"a": tf.constant(3.0), "b": tf.constant(1.0)}))) == 7.0  # same trace, new values
+    assert float(f(Frozen({"b": tf.constant(1.0), "a": tf.constant(3.0)}))) == 7.0  # same trace, new values
     assert seen == ["Frozen"]
 
     @tf.function
@@ -340,3 +340,16 @@ def test_list_subclasses_and_other_mappings_are_structure_as_in_tensorflow():
     assert seen[-1] == "list"
     with pytest.raises(TypeError, match="sortable keys"):
         f(Frozen({1: tf.constant(1.0), "a": tf.constant(2.0)}))
+
+
+def test_a_mapping_argument_keeps_its_own_key_order_inside_the_function():
+    import collections
+
+    class Ordered(collections.UserDict):
+        pass
+
+    @tf.function
+    def f(m):
+        return tf.stack(list(m.values()))
+
+    assert f(Ordered(b=tf.constant(2.0), a=tf.constant(1.0))).numpy().tolist() == [2.0, 1.0]  # as TensorFlow

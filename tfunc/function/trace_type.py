@@ -361,7 +361,7 @@ def _register_dataclass(cls) -> None:
 def _register_container(cls) -> None:
     """Opens a list subclass or another Mapping as TensorFlow's function arguments do: a list
     subclass reaches the function as a plain list; a Mapping is flattened in sorted key order
-    and rebuilt as a ``cls`` (``nest.mapping_like``)."""
+    and rebuilt as a ``cls`` in its own key order (``nest.mapping_like``)."""
     if issubclass(cls, list):
         optree.register_pytree_node(
             cls, lambda x: (list(x), None, None), lambda _, children: list(children), namespace=_TRACE_NS
@@ -370,10 +370,11 @@ def _register_container(cls) -> None:
 
         def flatten(m):
             keys = tuple(nest.sorted_keys(m))
-            return [m[k] for k in keys], keys, keys
+            return [m[k] for k in keys], (keys, tuple(m)), keys
 
-        def unflatten(keys, children):
-            return nest.mapping_like(cls, keys, dict(zip(keys, children)))
+        def unflatten(aux, children):
+            keys, order = aux  # values in sorted key order; rebuilt in the mapping's own order
+            return nest.mapping_like(cls, order, dict(zip(keys, children)))
 
         optree.register_pytree_node(cls, flatten, unflatten, namespace=_TRACE_NS)
     _containers.add(cls)
