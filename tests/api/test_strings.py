@@ -85,3 +85,20 @@ def test_split_of_a_scalar_and_a_parsing_pipeline():
     lines = tf.data.Dataset.from_tensor_slices(["1,2.5", "3,-4"])
     parsed = lines.map(lambda line: S.to_number(S.split(line, ",")))  # traced once, as TensorFlow does
     assert [row.numpy().tolist() for row in parsed] == [[1.0, 2.5], [3.0, -4.0]]
+
+
+def test_patterns_read_utf8_text_and_rewrites_use_re2s_groups():
+    # TensorFlow 2.21's outputs
+    assert S.regex_replace(tf.constant("é"), ".", "x").numpy() == b"x"  # one character, not two bytes
+    assert bool(S.regex_full_match(tf.constant("é"), "[é]"))
+    assert both(lambda t: S.regex_replace(t, "b", r"[\0]"), tf.constant("abc")).numpy() == b"a[b]c"
+    assert S.as_string(tf.constant([3, -3]), fill=" ").numpy().tolist() == [b" 3", b"-3"]
+    assert S.as_string(tf.constant([3]), width=3, fill="-").numpy().tolist() == [b"3  "]
+    assert S.as_string(tf.constant([True]), width=6).numpy().tolist() == [b"true"]
+    assert S.split(tf.constant("a b"), "").numpy().tolist() == [b"a", b"b"]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="ends in a NUL byte"):
+        S.substr(tf.constant(b"a\x00b"), 0, 2)  # refused, not cut to b"a"
+    with pytest.raises(tf.errors.InvalidArgumentError, match="do not match"):
+        S.join([tf.constant([["a", "b"]]), tf.constant([["c"], ["d"]])])
+    with pytest.raises(TypeError, match="int32 or int64"):
+        S.substr(tf.constant("hello"), 1.0, 2)

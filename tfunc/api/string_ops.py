@@ -1,6 +1,12 @@
 """``tf.strings``: lengths, case, stripping, joining, regular expressions, substrings,
 conversions between numbers and strings, and splitting a scalar string.  The ops are in
-:mod:`tfunc.ops.strings`; none has a gradient."""
+:mod:`tfunc.ops.strings`; none has a gradient.
+
+Differences from TensorFlow: patterns are Python's ``re`` (RE2's common syntax means the same;
+``$`` also matches before a final newline, and Python-only syntax is accepted); a result ending
+in a NUL byte is refused (tfunc's strings cannot hold one); ``UTF8_CHAR`` units and the utf-8
+case mappings refuse text that is not UTF-8; ``to_number`` reads decimal and ``0x`` integers,
+not hexadecimal floats, into float32/64 or int32/64."""
 
 from __future__ import annotations
 
@@ -84,6 +90,8 @@ def substr(input, pos, len, unit="BYTE", name=None):
     ``pos`` past the end is an error."""
     x = _text(input, "strings.substr")
     p, n = convert_to_tensor(pos, dtype_hint=D.int32), convert_to_tensor(len, dtype_hint=D.int32)
+    if p.dtype not in (D.int32, D.int64) or n.dtype not in (D.int32, D.int64):
+        raise TypeError(f"strings.substr: pos and len must be int32 or int64, got {p.dtype.name} and {n.dtype.name}.")
     return call(ops.substr_op, (x, p, n), {"unit": _unit(unit, "strings.substr")})
 
 

@@ -25,8 +25,14 @@ _TEXT = np.array([b" H\xc3\xa9llo ", b"ab\tc", b"", b"x1y22"])  # samples: UTF-8
 
 
 def _as_bytes(out, shape):
-    """An object array of bytes as an ``S`` array of ``shape`` (``S1`` when empty)."""
+    """An object array of bytes as an ``S`` array of ``shape`` (``S1`` when empty).  NumPy's
+    bytes arrays drop trailing NUL bytes, so a result ending in one is refused, not cut."""
     out = np.asarray(out, dtype=object).reshape(shape)
+    for b in out.flat:
+        if b.endswith(b"\x00"):
+            raise InvalidArgumentError(
+                f"a string op made {b!r}, which ends in a NUL byte: tfunc's strings cannot hold one."
+            )
     return out.astype(bytes) if out.size else np.zeros(shape, "S1")
 
 
@@ -74,14 +80,10 @@ def _length_impl(xp, x, unit):
 def _case(upper: bool):
     def impl(xp, x, encoding):
         if encoding:  # Unicode case mapping of the UTF-8 text
-            fn = (
-                (lambda s: s.decode("utf-8").upper().encode())
-                if upper
-                else (lambda s: s.decode("utf-8").lower().encode())
-            )
-        else:  # ASCII letters only, as TensorFlow's default
-            fn = bytes.upper if upper else bytes.lower
-        return _elementwise(fn, x)
+            change = str.upper if upper else str.lower
+            what = "strings.upper" if upper else "strings.lower"
+            return _elementwise(lambda s: change(_decode(s, "UTF8_CHAR", what)).encode(), x)
+        return _elementwise(bytes.upper if upper else bytes.lower, x)  # ASCII letters only, as TensorFlow
 
     return impl
 
@@ -135,6 +137,14 @@ string_strip_op = register(
 # --- joining -----------------------------------------------------------------------------------
 
 
+def _join_infer(specs, attrs):
+    """TensorFlow's StringJoin: the inputs have one shape, or are scalars (no other broadcasting)."""
+    known = {s.shape for s in specs if s.shape not in ((), None) and None not in s.shape}
+    if len(known) > 1:
+        raise InvalidArgumentError(f"strings.join: input shapes do not match: {sorted(known)}.")
+    return _string_infer("strings.join")(specs, attrs)
+
+
 def _join_impl(xp, *xs, separator):
     return _elementwise(lambda *parts: separator.join(parts), *xs)
 
@@ -142,12 +152,12 @@ def _join_impl(xp, *xs, separator):
 string_join_op = register(
     OpDef(
         name="string_join",
-        infer=_string_infer("strings.join"),
+        infer=_join_infer,
         impl=_join_impl,
         ref=lambda *xs, separator: _join_impl(np, *xs, separator=separator),
         samples=lambda rng: [
             S.Sample((_TEXT, np.array(b"!")), {"separator": b"-"}),
-            S.Sample((np.array([[b"a", b"b"]]), np.array([[b"c"], [b"d"]])), {"separator": b""}, "broadcast"),
+            S.Sample((np.array([[b"a", b"b"]]), np.array([[b"c", b"d"]])), {"separator": b""}, "matrices"),
         ],
         host_only=True,
     )
@@ -199,21 +209,41 @@ reduce_join_op = register(
 
 
 def _compiled(pattern: bytes, what: str):
+    """The pattern over text (as RE2 reads UTF-8, ``.`` is one character), and over bytes for
+    strings that are not UTF-8."""
     try:
-        return re.compile(pattern)
-    except re.error as e:
+        return re.compile(pattern.decode("utf-8")), re.compile(pattern)
+    except (re.error, UnicodeDecodeError) as e:
         raise InvalidArgumentError(f"{what}: invalid pattern {pattern!r}: {e}") from None
+
+
+def _on_text(fn, s: bytes, text_rx, bytes_rx):
+    try:
+        return fn(text_rx, s.decode("utf-8"))
+    except UnicodeDecodeError:
+        return fn(bytes_rx, s)
 
 
 def _full_match_impl(xp, x, pattern):
     rx = _compiled(pattern, "strings.regex_full_match")
-    return _elementwise(lambda s: rx.fullmatch(s) is not None, x, out_dtype=bool)
+    return _elementwise(lambda s: _on_text(lambda r, t: r.fullmatch(t) is not None, s, *rx), x, out_dtype=bool)
+
+
+def _python_rewrite(rewrite: bytes) -> bytes:
+    """RE2's rewrite in Python's syntax: ``\\0`` is the whole match (``\\g<0>``), ``\\1`` a group."""
+    return re.sub(rb"\\(\\|\d)", lambda m: b"\\\\" if m.group(1) == b"\\" else rb"\g<" + m.group(1) + b">", rewrite)
 
 
 def _replace_impl(xp, x, pattern, rewrite, replace_global):
     rx = _compiled(pattern, "strings.regex_replace")
     count = 0 if replace_global else 1
-    return _elementwise(lambda s: rx.sub(rewrite, s, count=count), x)
+    template = _python_rewrite(rewrite)
+
+    def replace(r, t):
+        out = r.sub(template.decode("utf-8") if isinstance(t, str) else template, t, count=count)
+        return out.encode("utf-8") if isinstance(out, str) else out
+
+    return _elementwise(lambda s: _on_text(replace, s, *rx), x)
 
 
 regex_full_match_op = register(
@@ -332,9 +362,11 @@ def _as_string_impl(xp, x, precision, scientific, shortest, width, fill):
     ``scientific`` (``%e``) or ``shortest`` (``%g``), ``%d`` for integers, true/false for
     bools; ``width`` pads on the left with ``fill``."""
     x = np.asarray(x)
-    flags = ("0" if fill == "0" else "") + (str(width) if width >= 0 else "")
-    if x.dtype.kind == "b":
-        return _elementwise(lambda v: (("%" + flags + "s") % ("true" if v else "false")).encode(), x)
+    if x.dtype.kind == "S":  # strings pass through
+        return x
+    flags = fill + (str(width) if width >= 0 else "")  # fill is printf's flag: ' ', '0', '-' or '+'
+    if x.dtype.kind == "b":  # TensorFlow ignores the width and fill of bools
+        return _elementwise(lambda v: b"true" if v else b"false", x)
     if x.dtype.kind in "iu":
         return _elementwise(lambda v: (("%" + flags + "d") % v).encode(), x)
     conv = "g" if shortest else "e" if scientific else "f"
@@ -346,9 +378,11 @@ def _as_string_impl(xp, x, precision, scientific, shortest, width, fill):
 
 
 def _as_string_infer(specs, attrs):
-    check_dtype("strings.as_string", specs[0], NUMERIC | BOOL | {D.complex64, D.complex128}, "input")
-    if attrs["fill"] not in ("", " ", "0"):
-        raise InvalidArgumentError(f"strings.as_string: fill must be '', ' ' or '0', got {attrs['fill']!r}.")
+    check_dtype("strings.as_string", specs[0], NUMERIC | BOOL | {D.complex64, D.complex128, D.string}, "input")
+    if attrs["fill"] not in ("", " ", "0", "-", "+"):
+        raise InvalidArgumentError(
+            f"strings.as_string: fill must be one of '', ' ', '0', '-', '+', got {attrs['fill']!r}."
+        )
     return (Spec(specs[0].shape, D.string),)
 
 
@@ -376,7 +410,7 @@ as_string_op = register(
 
 def _split_impl(xp, x, sep, maxsplit):
     s = np.asarray(x).item()
-    parts = s.split(None if sep is None else sep, maxsplit)
+    parts = s.split(sep or None, maxsplit)  # no separator, or an empty one: runs of whitespace
     return _as_bytes(parts, (len(parts),))
 
 
