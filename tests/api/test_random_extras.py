@@ -94,3 +94,5 @@ def test_stateless_truncated_normal_and_categorical_depend_on_the_seed_alone():
     np.testing.assert_array_equal(tf.random.stateless_categorical(logits, 4000, seed=[3, 4]).numpy(), c.numpy())
     frequencies = c.numpy().mean(axis=1)
     assert abs(frequencies[0] - 0.9) < 0.03 and abs(frequencies[1] - 0.5) < 0.03
+    with pytest.raises(tf.errors.InvalidArgumentError, match="int32 or int64"):
+        tf.random.stateless_categorical(logits, 2, seed=[1, 2], dtype=tf.float32)

@@ -400,7 +400,8 @@ def test_load_checkpoint_reads_values_by_key(tmp_path):
     assert reader.get_variable_to_shape_map()[key] == [2] and reader.has_tensor(key) and not reader.has_tensor("no")
     assert reader.get_variable_to_dtype_map()["step/.ATTRIBUTES/VARIABLE_VALUE"] == tf.int64
     assert reader.get_tensor(key).tolist() == [1.0, 2.0]
-    assert int(tf.train.load_checkpoint(str(tmp_path)).get_tensor("step/.ATTRIBUTES/VARIABLE_VALUE")) == 3
+    step = tf.train.load_checkpoint(str(tmp_path)).get_tensor("step/.ATTRIBUTES/VARIABLE_VALUE")
+    assert step == 3 and isinstance(step, np.int64)
     with pytest.raises(tf.errors.NotFoundError, match="Key no not found"):
         reader.get_tensor("no")
 

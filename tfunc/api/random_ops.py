@@ -334,6 +334,11 @@ def stateless_categorical(logits, num_samples, seed, dtype=D.int64, name=None):
     x = convert_to_tensor(logits)
     if x.shape.rank != 2:
         raise ValueError(f"stateless_categorical: logits must be 2-D [batch, classes], got shape {x.shape}.")
+    if not x.dtype.is_floating or D.as_dtype(dtype) not in (D.int32, D.int64):
+        raise InvalidArgumentError(
+            f"stateless_categorical: logits must be floats and dtype int32 or int64, got {x.dtype.name} and "
+            f"{D.as_dtype(dtype).name}."
+        )
     batch, classes = x.shape.as_list()
     n = int(num_samples)
     dims = [batch if batch is not None else shape_of(x)[0], n, classes if classes is not None else shape_of(x)[1]]

@@ -671,7 +671,8 @@ class CheckpointReader:
             raise NotFoundError(None, None, f"Key {name} not found in checkpoint")
         if name == OBJECT_GRAPH_KEY:
             return self._values[name].item()
-        return self._values[name].copy()
+        value = self._values[name]
+        return value[()] if value.ndim == 0 else value.copy()  # a scalar as a NumPy scalar, as TensorFlow
 
     def get_variable_to_shape_map(self) -> dict:
         return {k: list(v.shape) for k, v in self._values.items()}
