@@ -243,3 +243,10 @@ def test_sliced_assignment_errors_and_gradients():
         y = tf.reduce_sum(w * w)
     gx, gw = tape.gradient(y, [x, w])
     assert gx is None and gw.numpy().tolist() == [12.0, 4.0, 6.0]  # as TensorFlow: the assigned value has none
+
+
+def test_scatter_div_refuses_a_zero_update_as_tensorflow():
+    v = tf.Variable([4.0, 6.0])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="must not contain 0"):
+        v.scatter_div(tf.IndexedSlices(tf.constant([0.0]), tf.constant([1])))
+    assert v.numpy().tolist() == [4.0, 6.0]

@@ -161,3 +161,9 @@ def test_tile_broadcast_to_split_and_concat_with_dimensions_known_only_at_run_ti
     np.testing.assert_allclose(g, 2 * x + 8 * x, rtol=1e-6)  # squeeze: a rank unknown while tracing
     with pytest.raises(tf.errors.InvalidArgumentError, match="cannot be split into 4 equal parts"):
         tf.function(lambda t: tf.split(t, 4, axis=0), input_signature=[tf.TensorSpec([None, 3])])(x)
+
+
+def test_split_with_a_minus_one_size_on_a_run_time_dimension_says_so():
+    f = tf.function(lambda t: tf.split(t, [1, -1], axis=0), input_signature=[tf.TensorSpec([None, 3])])
+    with pytest.raises(ValueError, match="size of -1 needs dimension 0 known while tracing"):
+        f.get_concrete_function()

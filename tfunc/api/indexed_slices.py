@@ -47,7 +47,7 @@ class IndexedSlices:
         rest = self._values.shape.as_list()[1:] if self._values.shape.rank is not None else None
         if self._dense_shape is None or rest is None:
             return TensorShape(None if rest is None else [None] + rest)
-        known = getattr(self._dense_shape, "_value", None)
+        known = constant_value(self._dense_shape)  # eagerly, or what tracing can tell
         return TensorShape([int(known[0]) if known is not None else None] + rest)
 
     def _as_tensor(self):

@@ -339,8 +339,8 @@ class Variable:
     def _scatter(self, mode, sparse_delta):
         """Combines ``sparse_delta.values`` into the rows ``sparse_delta.indices`` names and
         assigns the result (TensorFlow's ResourceScatter* ops); returns the variable as
-        :meth:`assign` does.  tfunc has no ``IndexedSlices`` class: any object with
-        ``.indices`` and ``.values`` is taken, as they are all TensorFlow reads of one."""
+        :meth:`assign` does.  A ``tf.IndexedSlices`` or any object with ``.indices`` and
+        ``.values`` is taken (all TensorFlow reads of one)."""
         _check_sparse_delta(sparse_delta)
         values = sparse_delta.values
         if isinstance(values, Variable):

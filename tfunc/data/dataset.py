@@ -1022,7 +1022,7 @@ class _MapDataset(_UnaryDataset):
     def __init__(self, input_dataset, map_func):
         super().__init__(input_dataset)
         self._func = _callable(map_func, "map_func")
-        # a returned Python list is one tensor (stacked), as _to_tensors makes eager elements
+        # a returned list is a tuple of components (TensorFlow's rule); a list inside is one tensor (stacked)
         self._traced, self._trace_error = _trace(
             self._func, input_dataset.element_spec, lambda r: _as_components(_as_structure(r))
         )

@@ -184,9 +184,11 @@ def _variable_scatter_impl(xp, value, indices, updates, mode):
     if bad.size:
         raise InvalidArgumentError(f"indices[{bad[0]}] = {flat[bad[0]]} is not in [0, {n})")
     rows = xp.broadcast_to(updates, indices.shape + value.shape[1:]).reshape((flat.size,) + value.shape[1:])
+    if mode == "div" and bool((rows == 0).any()):
+        raise InvalidArgumentError("scatter_div: updates must not contain 0 (TensorFlow's ScatterDiv refuses it).")
     out = value.copy()
     combine = _COMBINE[mode]
-    with np.errstate(divide="ignore", invalid="ignore"):  # x / 0 is inf or nan, as in TensorFlow
+    with np.errstate(divide="ignore", invalid="ignore"):  # inf / inf and the like: NaN, silently
         for pos in _rounds(flat):
             at = flat[pos]
             out[at] = combine(xp, out[at], rows[pos])
