@@ -425,3 +425,22 @@ def test_a_pending_restore_keeps_lists_held_elsewhere_and_watches_nested_ones(tm
     path2 = restore.save(str(tmp_path / "again"))
     keys = [k for k, _ in tf.train.list_variables(path2)]
     assert "shared/0/.ATTRIBUTES/VARIABLE_VALUE" in keys  # ... but it is saved with the object holding it
+
+
+def test_an_iterator_in_a_checkpoint_resumes_where_it_was(tmp_path):
+    # the checkpoint guide's iterator: restored (in place, or into a new iterator) it gives the
+    # elements the saved one would have, also mid-way through a reshuffled second pass
+    ds = tf.data.Dataset.range(20).shuffle(10, seed=3).repeat(2).batch(3)
+    it = iter(ds)
+    for _ in range(8):  # into the second pass, which reshuffles
+        next(it)
+    ckpt = tf.train.Checkpoint(iterator=it)
+    path = ckpt.save(str(tmp_path / "it"))
+    want = [next(it).numpy().tolist() for _ in range(4)]
+    ckpt.restore(path)
+    assert [next(it).numpy().tolist() for _ in range(4)] == want
+    fresh = iter(ds)
+    tf.train.Checkpoint(iterator=fresh).restore(path)
+    assert [next(fresh).numpy().tolist() for _ in range(4)] == want
+    # the dataset itself is untouched: a new pass still gives every element once per epoch
+    assert sorted(sum((b.numpy().tolist() for b in iter(ds)), [])) == sorted(list(range(20)) * 2)

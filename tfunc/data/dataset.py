@@ -53,6 +53,7 @@ from ..function.function import function
 from ..function.trace_type import RuntimeValueType
 from .iterator import Iterator
 from .options import Options
+from .passes import pass_rng as _pass_rng
 from .symbolic import SymbolicDataset, SymbolicIterator
 
 __all__ = ["Dataset", "AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY"]
@@ -1004,8 +1005,7 @@ class _ShuffleDataset(_UnaryDataset):
 
     def _rng(self):
         """The generator for a new pass: a new epoch's unless reshuffling is off."""
-        epoch = next(self._epochs) if self._reshuffle else 0
-        return np.random.default_rng(self._seed + [epoch])
+        return _pass_rng(self._seed, self._epochs, self._reshuffle)
 
     def _elements(self):
         return _shuffle(self._input._elements(), self._buffer_size, self._rng())

@@ -1,15 +1,39 @@
-"""``tfunc.data.Iterator``: steps through a dataset's elements eagerly."""
+"""``tfunc.data.Iterator``: steps through a dataset's elements eagerly.
+
+An iterator is trackable: a checkpoint saves how many elements it has pulled and the seeds its
+random datasets' passes drew (``tf.train.Checkpoint(iterator=it)``); restoring runs a fresh pass
+of the dataset with those seeds up to the same place, so the next element is the one the saved
+iterator would have given.
+"""
 
 from __future__ import annotations
 
+import json
+
+import numpy as np
+
 from ..api.dataset_ops import get_next, variant_tensor
+from ..api.variables import Variable
 from ..core.context import ctx, init_scope
 from ..core.errors import OutOfRangeError
 from ..function.autograph.operators import stage_dataset_loop
 from ..function.trace_type import RuntimeValueType
+from .passes import pass_seeds as _pass_seeds
 from .symbolic import SymbolicIterator, count_traced_pull
 
 __all__ = ["Iterator"]
+
+
+class _IteratorState(Variable):
+    """An iterator's place as a checkpoint holds it (JSON bytes); restoring it moves the iterator."""
+
+    def __init__(self, iterator):
+        super().__init__(b"", trainable=False, name="iterator_state")
+        self._iterator = iterator
+
+    def _restore_value(self, array):
+        super()._restore_value(array)
+        self._iterator._seek(json.loads(np.asarray(array).item()))
 
 
 class Iterator:
@@ -23,8 +47,20 @@ class Iterator:
 
     def __init__(self, dataset):
         self._dataset = dataset
-        with init_scope():
-            self._elements = dataset._elements()
+        self._position = 0  # elements pulled
+        self._seeds: list = []  # the pass seeds its random datasets drew, in order
+        self._state = None
+        self._elements = self._pull(dataset._elements)
+
+    def _pull(self, fn, replay=None):
+        """``fn()`` eagerly, recording the pass seeds drawn (replaying ``replay`` first)."""
+        outer = _pass_seeds.recording, _pass_seeds.replaying  # an iterator pulled inside another's pull
+        _pass_seeds.recording, _pass_seeds.replaying = self._seeds, replay
+        try:
+            with init_scope():
+                return fn()
+        finally:
+            _pass_seeds.recording, _pass_seeds.replaying = outer
 
     @property
     def element_spec(self):
@@ -37,8 +73,27 @@ class Iterator:
         if ctx.graph is not None:  # inside a traced function: pull the element at run time
             count_traced_pull(self)
             return get_next(variant_tensor(self), self.element_spec)
-        with init_scope():
-            return next(self._elements)
+        element = self._pull(self._elements.__next__)
+        self._position += 1
+        return element
+
+    # --- checkpoints ------------------------------------------------------------------------
+    def _trackable_children(self) -> dict:
+        if self._state is None:
+            with init_scope():
+                self._state = _IteratorState(self)
+        state = json.dumps({"position": self._position, "seeds": self._seeds})
+        Variable._restore_value(self._state, np.asarray(state.encode()))  # the place now, without seeking
+        return {"iterator_state": self._state}
+
+    def _seek(self, state: dict) -> None:
+        """Goes to a saved place: a fresh pass with the saved seeds, pulled to the saved position."""
+        self._seeds = []
+        replay = [list(seed) for seed in state["seeds"]]
+        self._elements = self._pull(self._dataset._elements, replay)
+        for _ in range(int(state["position"])):
+            self._pull(self._elements.__next__, replay)
+        self._position = int(state["position"])
 
     def _ag_staged_for(self, extra_test, body, get_state, set_state, names, opts):
         """``for x in iterator`` in a converted function, on an iterator made outside it: one

@@ -24,6 +24,7 @@ from .dataset import (
     _seed_key,
     register_kind,
 )
+from .passes import pass_rng as _pass_rng
 
 __all__ = ["CounterDataset", "DirectedInterleaveDataset", "RandomDataset", "sample_from_datasets"]
 
@@ -61,8 +62,7 @@ class RandomDataset(Dataset):
         self._epochs = itertools.count()
 
     def _elements(self):
-        epoch = next(self._epochs) if self._rerandomize else 0
-        rng = np.random.default_rng(self._seed + [epoch])
+        rng = _pass_rng(self._seed, self._epochs, self._rerandomize)
         info = np.iinfo(np.int64)
         while True:
             for value in rng.integers(info.min, info.max, size=_BLOCK, dtype=np.int64, endpoint=True):
@@ -169,7 +169,7 @@ def sample_from_datasets(
     def selector(sources):
         """Draws among the datasets not yet exhausted, with their weights renormalized;
         ends when those that are left all have weight 0."""
-        rng = np.random.default_rng(key + [next(epochs) if rerandomize else 0])
+        rng = _pass_rng(key, epochs, rerandomize)
         live = np.ones(n, bool)
         while True:
             p = np.where(live, probs, 0.0)
