@@ -269,6 +269,16 @@ class Optimizer(Module):
                 self._tfunc_var_list.append(v)
         self._tfunc_tracking_changed()  # a checkpoint restored before this step fills the new state
 
+    def _build_filled(self, var_list, slot, value) -> None:
+        """:meth:`build`, with ``slot`` of each variable new to it filled with ``value`` (Keras's
+        ``initial_accumulator_value``) instead of zeros."""
+        var_list = list(var_list)
+        new = [v for v in var_list if isinstance(v, Variable) and v._unique_id not in self._tfunc_slots]
+        Optimizer.build(self, var_list)
+        with init_scope():
+            for v in new:
+                self.get_slot(v, slot).assign(creation_ops.fill(v.shape.as_list(), math_ops.cast(value, v.dtype)))
+
     # --- weight decay --------------------------------------------------------------------
     def exclude_from_weight_decay(self, var_list=None, var_names=None):
         """Variables in ``var_list``, or whose name one of the regular expressions ``var_names``
@@ -669,13 +679,7 @@ class Adagrad(Optimizer):
         return ("accumulator",)
 
     def build(self, var_list):
-        var_list = list(var_list)
-        new = [v for v in var_list if isinstance(v, Variable) and v._unique_id not in self._tfunc_slots]
-        super().build(var_list)
-        with init_scope():
-            for v in new:
-                acc = self.get_slot(v, "accumulator")
-                acc.assign(creation_ops.fill(v.shape.as_list(), math_ops.cast(self.initial_accumulator_value, v.dtype)))
+        self._build_filled(var_list, "accumulator", self.initial_accumulator_value)
 
     def _update_step(self, grad, var, lr):
         grad, squared = _dense_and_squared(grad)
@@ -925,13 +929,7 @@ class Ftrl(Optimizer):
         return ("accumulator", "linear")
 
     def build(self, var_list):
-        var_list = list(var_list)
-        new = [v for v in var_list if isinstance(v, Variable) and v._unique_id not in self._tfunc_slots]
-        super().build(var_list)
-        with init_scope():
-            for v in new:
-                acc = self.get_slot(v, "accumulator")
-                acc.assign(creation_ops.fill(v.shape.as_list(), math_ops.cast(self.initial_accumulator_value, v.dtype)))
+        self._build_filled(var_list, "accumulator", self.initial_accumulator_value)
 
     def _update_step(self, grad, var, lr):
         grad, squared = _dense_and_squared(grad)
