@@ -167,3 +167,19 @@ def test_split_with_a_minus_one_size_on_a_run_time_dimension_says_so():
     f = tf.function(lambda t: tf.split(t, [1, -1], axis=0), input_signature=[tf.TensorSpec([None, 3])])
     with pytest.raises(ValueError, match="size of -1 needs dimension 0 known while tracing"):
         f.get_concrete_function()
+
+
+def test_a_second_order_gradient_through_a_traced_while_loop_is_refused_clearly():
+    # (eagerly it works: 6 and 12, TensorFlow's values)
+    def second(x):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = tf.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * x), [0, tf.ones_like(x)])[1]
+            gx = inner.gradient(y, x)
+        return outer.gradient(gx, x)
+
+    assert second(tf.constant([1.0, 2.0])).numpy().tolist() == [6.0, 12.0]
+    with pytest.raises(NotImplementedError, match="second-order gradient"):
+        tf.function(second)(tf.constant([1.0, 2.0]))

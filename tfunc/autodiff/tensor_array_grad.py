@@ -41,14 +41,15 @@ def handle_info(t):
             return node.attrs["dtype"], node.attrs.get("element_shape")
         if node.op == "identity":
             ref = node.inputs[0]
-        elif node.op == "while_loop":
+        elif node.op in ("while_loop", "cond"):
+            body = node.attrs["body_graph" if node.op == "while_loop" else "true_graph"]
+            if ref[1] >= len(body.outputs):  # an output the op adds for its own gradient
+                raise NotImplementedError(
+                    "tfunc does not differentiate the gradient of a while_loop or cond traced inside a "
+                    "function (a second-order gradient through it); TensorFlow does. Take it eagerly."
+                )
             parents.append((ir, node))
-            ir = node.attrs["body_graph"]
-            ref = ir.outputs[ref[1]]
-        elif node.op == "cond":
-            parents.append((ir, node))
-            ir = node.attrs["true_graph"]
-            ref = ir.outputs[ref[1]]
+            ir, ref = body, body.outputs[ref[1]]
         elif node.id in ir.inputs and parents:
             pos = ir.inputs.index(node.id)
             ir, holder = parents.pop()
