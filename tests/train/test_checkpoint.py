@@ -444,3 +444,15 @@ def test_an_iterator_in_a_checkpoint_resumes_where_it_was(tmp_path):
     assert [next(fresh).numpy().tolist() for _ in range(4)] == want
     # the dataset itself is untouched: a new pass still gives every element once per epoch
     assert sorted(sum((b.numpy().tolist() for b in iter(ds)), [])) == sorted(list(range(20)) * 2)
+    # rolled back twice on the same dataset object: every later pass is drawn again as it was
+    ds2 = tf.data.Dataset.range(4).shuffle(4, seed=7).repeat(3)
+    it2 = iter(ds2)
+    ckpt2 = tf.train.Checkpoint(iterator=it2)
+    next(it2)
+    path2 = ckpt2.save(str(tmp_path / "it2"))
+    runs = []
+    for _ in range(3):
+        runs.append([int(x) for x in it2])
+        ckpt2.restore(path2)
+    assert runs[0] == runs[1] == runs[2] and len(runs[0]) == 11
+

@@ -53,6 +53,7 @@ from ..function.function import function
 from ..function.trace_type import RuntimeValueType
 from .iterator import Iterator
 from .options import Options
+from .passes import Epochs
 from .passes import pass_rng as _pass_rng
 from .symbolic import SymbolicDataset, SymbolicIterator
 
@@ -1001,7 +1002,7 @@ class _ShuffleDataset(_UnaryDataset):
         self._buffer_size = _positive(buffer_size, "buffer_size")
         self._seed = _seed_key(seed)
         self._reshuffle = bool(reshuffle_each_iteration)
-        self._epochs = itertools.count()
+        self._epochs = Epochs()
 
     def _rng(self):
         """The generator for a new pass: a new epoch's unless reshuffling is off."""

@@ -49,18 +49,20 @@ class Iterator:
         self._dataset = dataset
         self._position = 0  # elements pulled
         self._seeds: list = []  # the pass seeds its random datasets drew, in order
+        self._counters: list = []  # the pass counters they came from, in order of first use
         self._state = None
         self._elements = self._pull(dataset._elements)
 
     def _pull(self, fn, replay=None):
         """``fn()`` eagerly, recording the pass seeds drawn (replaying ``replay`` first)."""
-        outer = _pass_seeds.recording, _pass_seeds.replaying  # an iterator pulled inside another's pull
-        _pass_seeds.recording, _pass_seeds.replaying = self._seeds, replay
+        seeds = _pass_seeds
+        outer = seeds.recording, seeds.counters, seeds.replaying  # an iterator pulled inside another's pull
+        seeds.recording, seeds.counters, seeds.replaying = self._seeds, self._counters, replay
         try:
             with init_scope():
                 return fn()
         finally:
-            _pass_seeds.recording, _pass_seeds.replaying = outer
+            seeds.recording, seeds.counters, seeds.replaying = outer
 
     @property
     def element_spec(self):
@@ -82,18 +84,22 @@ class Iterator:
         if self._state is None:
             with init_scope():
                 self._state = _IteratorState(self)
-        state = json.dumps({"position": self._position, "seeds": self._seeds})
+        counters = [c.next_value for c in self._counters]  # which pass each draws next
+        state = json.dumps({"position": self._position, "seeds": self._seeds, "counters": counters})
         Variable._restore_value(self._state, np.asarray(state.encode()))  # the place now, without seeking
         return {"iterator_state": self._state}
 
     def _seek(self, state: dict) -> None:
-        """Goes to a saved place: a fresh pass with the saved seeds, pulled to the saved position."""
-        self._seeds = []
+        """Goes to a saved place: a fresh pass with the saved seeds, pulled to the saved position;
+        the pass counters are set back to where they were, so later passes draw as they would have."""
+        self._seeds, self._counters = [], []
         replay = [list(seed) for seed in state["seeds"]]
         self._elements = self._pull(self._dataset._elements, replay)
         for _ in range(int(state["position"])):
             self._pull(self._elements.__next__, replay)
         self._position = int(state["position"])
+        for counter, value in zip(self._counters, state.get("counters", ())):
+            counter.next_value = int(value)
 
     def _ag_staged_for(self, extra_test, body, get_state, set_state, names, opts):
         """``for x in iterator`` in a converted function, on an iterator made outside it: one

@@ -11,27 +11,45 @@ import threading
 
 import numpy as np
 
-__all__ = ["pass_rng", "pass_seeds"]
+__all__ = ["Epochs", "pass_rng", "pass_seeds"]
+
+
+class Epochs:
+    """A random dataset's pass counter: the number the next pass draws."""
+
+    __slots__ = ("next_value",)
+
+    def __init__(self):
+        self.next_value = 0
+
+    def take(self) -> int:
+        value = self.next_value
+        self.next_value += 1
+        return value
 
 
 class _PassSeeds(threading.local):
     """The seeds the random datasets' passes draw, per thread: an iterator records those its
-    own elements use (``recording``), and a restored iterator hands them back in order
-    (``replaying``), so its pipeline makes the same elements again (its checkpoint)."""
+    own elements use (``recording``) and the pass counters they came from (``counters``, in
+    order of first use), and a restored iterator hands the seeds back in order (``replaying``),
+    so its pipeline makes the same elements again (its checkpoint)."""
 
     recording: list | None = None
+    counters: list | None = None
     replaying: list | None = None
 
 
 pass_seeds = _PassSeeds()
 
 
-def pass_rng(key: list, epochs, varies: bool):
+def pass_rng(key: list, epochs: Epochs, varies: bool):
     """The generator of a new pass of a random dataset: ``key`` and the pass number (0 when
     every pass draws the same), as recorded or replayed for the iterator pulling the element."""
-    seed = key + [next(epochs) if varies else 0]
+    seed = key + [epochs.take() if varies else 0]
     if pass_seeds.replaying:
         seed = pass_seeds.replaying.pop(0)
     if pass_seeds.recording is not None:
         pass_seeds.recording.append(seed)
+        if varies and not any(c is epochs for c in pass_seeds.counters):
+            pass_seeds.counters.append(epochs)
     return np.random.default_rng(seed)

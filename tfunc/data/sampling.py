@@ -24,6 +24,7 @@ from .dataset import (
     _seed_key,
     register_kind,
 )
+from .passes import Epochs
 from .passes import pass_rng as _pass_rng
 
 __all__ = ["CounterDataset", "DirectedInterleaveDataset", "RandomDataset", "sample_from_datasets"]
@@ -59,7 +60,7 @@ class RandomDataset(Dataset):
     def __init__(self, seed, rerandomize_each_iteration):
         self._seed = _seed_key(seed)
         self._rerandomize = bool(rerandomize_each_iteration)
-        self._epochs = itertools.count()
+        self._epochs = Epochs()
 
     def _elements(self):
         rng = _pass_rng(self._seed, self._epochs, self._rerandomize)
@@ -163,7 +164,7 @@ def sample_from_datasets(
             raise InvalidArgumentError(None, None, f"{what}: `weights` must be finite, >= 0 and not all 0, got {w}.")
         probs = w / w.sum()
     key = _seed_key(seed)
-    epochs = itertools.count()
+    epochs = Epochs()
     rerandomize = bool(rerandomize_each_iteration)
 
     def selector(sources):
