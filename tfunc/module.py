@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import re
-import sys
 import weakref
 
 from .api.variables import Variable
@@ -184,7 +183,10 @@ class _NameScope(contextlib.AbstractContextManager):
 
 class _Watched:
     """A list or dict attribute of an object waiting for a deferred checkpoint restore (TensorFlow
-    tracks them with ListWrapper/_DictWrapper): adding an item lets the restore see it."""
+    tracks them with ListWrapper/_DictWrapper): adding an item lets the restore see it.  It
+    replaces the original container, which it remembers: something else may still hold that one,
+    and what is added through it no longer reaches the owner, so saving then refuses (as
+    TensorFlow refuses a list changed outside its wrapper)."""
 
     __slots__ = ()
 
@@ -193,8 +195,17 @@ class _Watched:
         if owner is not None:
             owner._tfunc_tracking_changed()
 
+    def changed_outside(self) -> bool:
+        """Whether the replaced container has been changed since (through another reference)."""
+        return self._origin is not None and _contents(self._origin) != self._origin_contents
+
     def __reduce__(self):  # copies and pickles are plain containers
         return (self._plain, (self._plain(self),))
+
+
+def _contents(container) -> list:
+    items = container.items() if isinstance(container, dict) else enumerate(container)
+    return [(k, id(v)) for k, v in items]
 
 
 def _watching(method):
@@ -208,12 +219,13 @@ def _watching(method):
 
 
 class WatchedList(_Watched, list):
-    __slots__ = ("_owner",)
+    __slots__ = ("_owner", "_origin", "_origin_contents")
     _plain = list
 
-    def __init__(self, items=(), owner=None):
+    def __init__(self, items=(), owner=None, origin=None):
         list.__init__(self, items)
         self._owner = None if owner is None else weakref.ref(owner)
+        self._origin, self._origin_contents = origin, None if origin is None else _contents(origin)
 
     append = _watching(list.append)
     extend = _watching(list.extend)
@@ -223,42 +235,36 @@ class WatchedList(_Watched, list):
 
 
 class WatchedDict(_Watched, dict):
-    __slots__ = ("_owner",)
+    __slots__ = ("_owner", "_origin", "_origin_contents")
     _plain = dict
 
-    def __init__(self, items=(), owner=None):
+    def __init__(self, items=(), owner=None, origin=None):
         dict.__init__(self, items)
         self._owner = None if owner is None else weakref.ref(owner)
+        self._origin, self._origin_contents = origin, None if origin is None else _contents(origin)
 
     __setitem__ = _watching(dict.__setitem__)
     update = _watching(dict.update)
     setdefault = _watching(dict.setdefault)
 
 
-# References to a container while _watched looks at it when nothing else holds it: its holder
-# (the attribute or the outer container), _watched's parameter and getrefcount's own argument
-# (CPython's counting; the callers pass the item itself, with no variable of their own holding it).
-_OWN_REFERENCES = 3
-
-
 def _watched(value, owner):
-    """``value`` (a plain list or dict no one else holds) as a watched container, its nested
-    lists and dicts too; anything else as it is.  A container held elsewhere too is kept: adding
-    to it through that other reference must keep reaching its holder."""
-    if type(value) not in (list, dict) or sys.getrefcount(value) > _OWN_REFERENCES:
-        return value
+    """``value`` as a watched container if it is a plain list or dict (its nested lists and
+    dicts too); anything else as it is."""
     if type(value) is list:
-        return WatchedList([_watched(value[i], owner) for i in range(len(value))], owner)
-    return WatchedDict({k: _watched(value[k], owner) for k in list(value)}, owner)
+        return WatchedList([_watched(v, owner) for v in value], owner, origin=value)
+    if type(value) is dict:
+        return WatchedDict({k: _watched(v, owner) for k, v in value.items()}, owner, origin=value)
+    return value
 
 
 def watch_containers(owner) -> None:
     """Swaps ``owner``'s list and dict attributes (and those inside them) for watched ones with
-    the same items, so a pending restore sees items added to them later (``ckpt.listed.append(v)``).
-    A container something else also holds is left as it is: adding to it through that other
-    reference must keep reaching the owner."""
+    the same items, so a pending restore sees items added to them later (``ckpt.listed.append(v)``)."""
     for name in [n for n in vars(owner) if not n.startswith("_")]:
-        object.__setattr__(owner, name, _watched(vars(owner)[name], owner))
+        value = vars(owner)[name]
+        if type(value) in (list, dict):
+            object.__setattr__(owner, name, _watched(value, owner))
 
 
 _LISTS = (list, tuple, WatchedList)

@@ -157,6 +157,14 @@ def write_checkpoint(prefix, root, extra_children=(), graph=None, content_named=
         os.makedirs(directory, exist_ok=True)
     if graph is None:
         graph = ObjectGraph(root, extra_children)
+    for i, obj in enumerate(graph.objects):
+        if getattr(obj, "changed_outside", None) is not None and obj.changed_outside():
+            raise ValueError(
+                f"Cannot save the list or dict at {'.'.join(('(root)',) + tuple(graph.paths[i]))}: a restore "
+                "replaced it by a tracked copy, and the original was changed since through another reference "
+                "(TensorFlow refuses to save such a container too). Add to it through the attribute, or assign "
+                "it again."
+            )
     tensors = graph.describe_variables()
     old_data = None if content_named else _data_file_of(prefix)
 
@@ -392,6 +400,8 @@ class _Restore:
         if id(owner) not in self._pass(owner, entry[1]):  # nothing left to wait for under it
             hs = owner.__dict__.get("_tfunc_restore_hooks", [])
             hs[:] = [h for h in hs if getattr(h, "__self__", None) is not self]
+        else:
+            watch_containers(owner)  # a list or dict assigned since: watched too
 
     # --- status queries -----------------------------------------------------------------------
     def live_variables(self) -> list:
