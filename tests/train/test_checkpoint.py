@@ -458,3 +458,16 @@ def test_an_iterator_in_a_checkpoint_resumes_where_it_was(tmp_path):
         runs.append([int(x) for x in it2])
         ckpt2.restore(path2)
     assert runs[0] == runs[1] == runs[2] and len(runs[0]) == 11
+
+
+def test_a_checkpoint_takes_empty_lists_and_dicts_that_fill_later(tmp_path):
+    c = tf.train.Checkpoint(vs=[], m={})  # TensorFlow tracks them and what is added later
+    c.vs.append(tf.Variable(3.0))
+    path = c.save(str(tmp_path / "x"))
+    r = tf.train.Checkpoint(vs=[], m={})
+    r.restore(path)
+    v = tf.Variable(0.0)
+    r.vs.append(v)
+    assert float(v) == 3.0
+    with pytest.raises(ValueError, match="trackable"):
+        tf.train.Checkpoint(x=3)

@@ -506,7 +506,7 @@ class InitializationOnlyStatus:
 
 
 def _assert_trackable(value, name):
-    if not is_trackable(value):
+    if not is_trackable(value) and container_type(value) not in (list, dict):  # an empty list fills later
         raise ValueError(
             f"`Checkpoint` was expecting {name} to be a trackable object (an object derived from `Trackable`, "
             f"such as a tf.Variable, a tf.Module, a Keras layer or optimizer, or a list/dict of them), got "
