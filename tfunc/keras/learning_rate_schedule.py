@@ -48,24 +48,21 @@ class LearningRateSchedule:
         return cls(**config)
 
 
-class ExponentialDecay(LearningRateSchedule):
-    """``initial_learning_rate * decay_rate ** (step / decay_steps)`` (the exponent floored
-    with ``staircase=True``)."""
+class _StepDecay(LearningRateSchedule):
+    """What ExponentialDecay and InverseTimeDecay share: their arguments and ``step / decay_steps``."""
 
-    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False, name="ExponentialDecay"):
-        if decay_steps <= 0:
-            raise ValueError(f"Argument `decay_steps` must be > 0. Received: decay_steps={decay_steps}")
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase, name):
+        _check_steps("decay_steps", decay_steps)
         self.initial_learning_rate = initial_learning_rate
         self.decay_steps = decay_steps
         self.decay_rate = decay_rate
         self.staircase = staircase
         self.name = name
 
-    def __call__(self, step):
+    def _progress(self, step):
+        """``step / decay_steps``, floored with ``staircase=True``."""
         p = _step(step) / float(self.decay_steps)
-        if self.staircase:
-            p = math_ops.floor(p)
-        return float(self.initial_learning_rate) * math_ops.pow(convert_to_tensor(float(self.decay_rate)), p)
+        return math_ops.floor(p) if self.staircase else p
 
     def get_config(self):
         return {
@@ -75,6 +72,18 @@ class ExponentialDecay(LearningRateSchedule):
             "staircase": self.staircase,
             "name": self.name,
         }
+
+
+class ExponentialDecay(_StepDecay):
+    """``initial_learning_rate * decay_rate ** (step / decay_steps)`` (the exponent floored
+    with ``staircase=True``)."""
+
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False, name="ExponentialDecay"):
+        super().__init__(initial_learning_rate, decay_steps, decay_rate, staircase, name)
+
+    def __call__(self, step):
+        rate = convert_to_tensor(float(self.decay_rate))
+        return float(self.initial_learning_rate) * math_ops.pow(rate, self._progress(step))
 
 
 class CosineDecay(LearningRateSchedule):
@@ -207,32 +216,15 @@ class PolynomialDecay(LearningRateSchedule):
         }
 
 
-class InverseTimeDecay(LearningRateSchedule):
+class InverseTimeDecay(_StepDecay):
     """``initial_learning_rate / (1 + decay_rate * step / decay_steps)`` (the ratio floored with
     ``staircase=True``)."""
 
     def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False, name="InverseTimeDecay"):
-        _check_steps("decay_steps", decay_steps)
-        self.initial_learning_rate = initial_learning_rate
-        self.decay_steps = decay_steps
-        self.decay_rate = decay_rate
-        self.staircase = staircase
-        self.name = name
+        super().__init__(initial_learning_rate, decay_steps, decay_rate, staircase, name)
 
     def __call__(self, step):
-        p = _step(step) / float(self.decay_steps)
-        if self.staircase:
-            p = math_ops.floor(p)
-        return float(self.initial_learning_rate) / (1.0 + float(self.decay_rate) * p)
-
-    def get_config(self):
-        return {
-            "initial_learning_rate": self.initial_learning_rate,
-            "decay_steps": self.decay_steps,
-            "decay_rate": self.decay_rate,
-            "staircase": self.staircase,
-            "name": self.name,
-        }
+        return float(self.initial_learning_rate) / (1.0 + float(self.decay_rate) * self._progress(step))
 
 
 class CosineDecayRestarts(LearningRateSchedule):
