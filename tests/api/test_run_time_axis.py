@@ -129,3 +129,12 @@ def test_l2_normalize_takes_a_run_time_axis_and_norm_names_its_python_axes():
     np.testing.assert_allclose(f(x, 0).numpy(), x / np.linalg.norm(x, axis=0, keepdims=True), rtol=1e-6)
     with pytest.raises(ValueError, match="'axis' must be None, an integer, or a tuple"):  # as TensorFlow
         tf.norm(tf.constant(x), axis=tf.constant(1))
+
+
+def test_repeated_run_time_axes_are_refused_as_tensorflow():
+    f = tf.function(lambda t, a: tf.reduce_sum(t, axis=a), input_signature=[S([2, 3]), S([2], tf.int32)])
+    x = np.ones((2, 3), np.float32)
+    assert f(x, [0, 1]).numpy() == 6.0
+    for axes in ([1, 1], [1, -1]):
+        with pytest.raises(tf.errors.InvalidArgumentError, match="duplicate dimension"):
+            f(x, axes)

@@ -20,7 +20,7 @@ from .array_ops import gather, reshape, shape, squeeze, unstack
 from .creation_ops import range as tf_range
 from .debugging_ops import Assert
 from .functional_ops import switch_case
-from .math_ops import cast, greater_equal, less, logical_and, not_equal, where
+from .math_ops import cast, equal, greater_equal, less, logical_and, not_equal, where
 
 
 def _choose_axis(name: str, x, axis, run):
@@ -52,14 +52,16 @@ def _reduction(static_fn):
             return _choose_axis(static_fn.__name__, x, axis, lambda k: static_fn(x, k, keepdims))
         if axis.shape.rank != 1 or axis.shape[0] is None:
             raise ValueError(f"{static_fn.__name__}: axis must be a scalar or a vector of known length, got {axis!r}.")
-        y = x  # one axis after the other, keeping the reduced dimensions
-        for a in unstack(axis):
-            y = _choose_axis(static_fn.__name__, y, a, lambda k, t=y: static_fn(t, k, True))
-        if keepdims:
-            return y
         rank = x.shape.rank
         a = cast(axis, D.int32)
-        a = where(less(a, 0), a + rank, a)
+        a = where(less(a, 0), a + rank, a) if rank is not None else a
+        pairs = r.reduce_sum(cast(equal(reshape(a, [-1, 1]), reshape(a, [1, -1])), D.int32))
+        Assert(equal(pairs, axis.shape[0]), [f"{static_fn.__name__}: Axes contains duplicate dimension: ", axis])
+        y = x  # one axis after the other, keeping the reduced dimensions
+        for k in unstack(axis):
+            y = _choose_axis(static_fn.__name__, y, k, lambda j, t=y: static_fn(t, j, True))
+        if keepdims:
+            return y
         kept = r.reduce_all(not_equal(reshape(tf_range(rank), [-1, 1]), reshape(a, [1, -1])), axis=1)
         return reshape(y, gather(shape(y), squeeze(where(kept), [1])))  # the dimensions not reduced
 
