@@ -6,16 +6,14 @@ from __future__ import annotations
 from ..eager.convert import convert_to_tensor
 from . import creation_ops, math_ops, run_time_axis
 from .array_ops import identity
-from .indexed_slices import IndexedSlices
+from .indexed_slices import IndexedSlices, map_rows
 from .linalg_ops import global_norm
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     """``t`` with every value limited to ``[clip_value_min, clip_value_max]``; an IndexedSlices
     has each of its rows clipped and stays one (as TensorFlow's)."""
-    if isinstance(t, IndexedSlices):
-        return IndexedSlices(math_ops.clip_by_value(t.values, clip_value_min, clip_value_max), t.indices, t.dense_shape)
-    return math_ops.clip_by_value(t, clip_value_min, clip_value_max)
+    return map_rows(t, lambda x: math_ops.clip_by_value(x, clip_value_min, clip_value_max))
 
 
 def clip_by_norm(t, clip_norm, axes=None, name=None):
@@ -24,7 +22,7 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     tensor stays zero (and has a zero gradient), as in TensorFlow.  An IndexedSlices is clipped
     by the norm of its rows and stays one."""
     if isinstance(t, IndexedSlices):
-        return IndexedSlices(clip_by_norm(t.values, clip_norm, axes), t.indices, t.dense_shape)
+        return map_rows(t, lambda rows: clip_by_norm(rows, clip_norm, axes))
     t = convert_to_tensor(t)
     clip = math_ops.cast(convert_to_tensor(clip_norm), t.dtype)
     l2sum = run_time_axis.reduce_sum(t * t, axis=axes, keepdims=True)
@@ -52,9 +50,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     for t in items:
         if t is None:
             out.append(None)
-        elif isinstance(t, IndexedSlices):  # stays one, its rows scaled (as TensorFlow's)
-            out.append(IndexedSlices(identity(t.values * math_ops.cast(scale, t.dtype)), t.indices, t.dense_shape))
-        else:
-            t = convert_to_tensor(t)
-            out.append(identity(t * math_ops.cast(scale, t.dtype)))
+        else:  # an IndexedSlices stays one, its rows scaled (as TensorFlow's)
+            t = t if isinstance(t, IndexedSlices) else convert_to_tensor(t)
+            out.append(map_rows(t, lambda x: identity(x * math_ops.cast(scale, x.dtype))))
     return out, norm

@@ -14,7 +14,7 @@ from ..eager.convert import convert_to_tensor
 from ..tracing.symbolic import constant_value
 from . import array_ops, creation_ops, indexing_ops, math_ops, segment_ops
 
-__all__ = ["IndexedSlices", "densify", "concat_slices"]
+__all__ = ["IndexedSlices", "concat_slices", "densify", "map_rows"]
 
 
 class IndexedSlices:
@@ -72,6 +72,12 @@ class IndexedSlices:
 
     def __repr__(self) -> str:
         return f"IndexedSlices(indices={self._indices}, values={self._values}, dense_shape={self._dense_shape})"
+
+
+def map_rows(g, fn):
+    """``fn(g)``, or for an IndexedSlices the same slices with ``fn`` of its rows (as
+    TensorFlow's elementwise ops act on a sparse gradient: one row per occurrence of an id)."""
+    return IndexedSlices(fn(g.values), g.indices, g.dense_shape) if isinstance(g, IndexedSlices) else fn(g)
 
 
 def densify(g):

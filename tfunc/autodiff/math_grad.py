@@ -10,7 +10,7 @@ import math
 
 from ..api.array_ops import sum_to_like
 from ..api.creation_ops import ones_like, zeros_like
-from ..api.indexed_slices import IndexedSlices
+from ..api.indexed_slices import map_rows
 from ..api.math_ops import (
     cast,
     cos,
@@ -380,9 +380,7 @@ def _cast_grad(op, dy):
     TensorFlow's: a mixed-precision embedding keeps its sparse gradient); none otherwise."""
     src = op.inputs[0].dtype
     if src.is_floating and op.attrs["dtype"].is_floating:
-        if isinstance(dy, IndexedSlices):
-            return [IndexedSlices(cast(dy.values, src), dy.indices, dy.dense_shape)]
-        return [cast(dy, src)]
+        return [map_rows(dy, lambda x: cast(x, src))]
     return [None]
 
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 import warnings
 
-from ..api import array_ops, control_flow_ops, creation_ops, math_ops, reduction_ops
-from ..api.indexed_slices import IndexedSlices, densify
+from ..api import array_ops, clip_ops, control_flow_ops, creation_ops, math_ops, reduction_ops
+from ..api.indexed_slices import IndexedSlices, densify, map_rows
 from ..api.variables import Variable
 from ..autodiff.tape import GradientTape
 from ..core import distribution
@@ -53,12 +53,6 @@ def _aggregate_gradients(grads):
     return list(replica.all_reduce("sum", [densify(g) for g in grads]))
 
 
-def _on_rows(g, fn):
-    """``fn(g)``, or for an IndexedSlices ``fn`` of its rows (as TensorFlow's ops, which Keras's
-    optimizers call, act on a sparse gradient: one row per occurrence of an id)."""
-    return IndexedSlices(fn(g.values), g.indices, g.dense_shape) if isinstance(g, IndexedSlices) else fn(g)
-
-
 def _sum_of_squares(g):
     return reduction_ops.reduce_sum(math_ops.square(g.values if isinstance(g, IndexedSlices) else g))
 
@@ -66,12 +60,7 @@ def _sum_of_squares(g):
 def _dense_and_squared(g):
     """``(g, g**2)`` dense; of an IndexedSlices, Keras's square: each row squared before the rows of
     one id are added (an id looked up twice in a batch adds two squares, not the square of a sum)."""
-    return densify(g), densify(_on_rows(g, math_ops.square))
-
-
-def _clip_by_norm(g, clip_norm):
-    l2norm = math_ops.sqrt(_sum_of_squares(g))
-    return _on_rows(g, lambda x: x * clip_norm / math_ops.maximum(l2norm, clip_norm))
+    return densify(g), densify(map_rows(g, math_ops.square))
 
 
 # Keras 3 optimizer options tfunc does not offer, as Keras's get_config writes them when unused:
@@ -296,9 +285,9 @@ class Optimizer(Module):
     def _clip(self, grads):
         if self.clipvalue is not None:
             c = self.clipvalue
-            grads = [_on_rows(g, lambda x: math_ops.clip_by_value(x, -c, c)) for g in grads]
+            grads = [clip_ops.clip_by_value(g, -c, c) for g in grads]  # an IndexedSlices' rows one by one
         if self.clipnorm is not None:
-            grads = [_clip_by_norm(g, self.clipnorm) for g in grads]
+            grads = [clip_ops.clip_by_norm(g, self.clipnorm) for g in grads]
         if self.global_clipnorm is not None:
             total = None
             for g in grads:
@@ -791,7 +780,7 @@ class Adamax(Optimizer):
     _takes_slices = True  # the absolute value of an IndexedSlices' rows, as Keras
 
     def _update_step(self, grad, var, lr):
-        absolute = densify(_on_rows(grad, math_ops.abs))  # each row's, before the rows of an id add
+        absolute = densify(map_rows(grad, math_ops.abs))  # each row's, before the rows of an id add
         grad = densify(grad)
         dt = var.dtype
         beta_1_power = math_ops.pow(convert_to_tensor(self.beta_1, dtype=dt), self._local_step(dt))
@@ -836,7 +825,7 @@ class Adadelta(Optimizer):
             acc_grad.read_value() + self.epsilon
         )
         if isinstance(grad, IndexedSlices):  # Keras: delta row by row, and its square too
-            rows = IndexedSlices(-array_ops.gather(ratio, grad.indices) * grad.values, grad.indices, grad.dense_shape)
+            rows = map_rows(grad, lambda values: -array_ops.gather(ratio, grad.indices) * values)
             delta, delta_squared = _dense_and_squared(rows)
         else:
             delta = -ratio * dense
@@ -1045,7 +1034,7 @@ class LossScaleOptimizer(Optimizer):
         if not isinstance(g, IndexedSlices):
             g = convert_to_tensor(g)
         scale = math_ops.cast(self._tfunc_scale.read_value(), g.dtype)
-        return _on_rows(g, lambda x: x / scale)  # an Embedding's sparse gradient stays sparse
+        return map_rows(g, lambda x: x / scale)  # an Embedding's sparse gradient stays sparse
 
     # --- the inner optimizer's face ---------------------------------------------------------------
     @property
