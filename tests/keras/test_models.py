@@ -307,3 +307,13 @@ def test_summary_options_show_trainable_expand_nested_and_layer_range():
     assert "top (Dense)" in lines[0] and "inner (Sequential)" not in lines[0]
     with pytest.raises(ValueError, match="do not match the layer names"):
         model.summary(layer_range=["nothing", "top"])
+
+
+def test_a_functional_model_s_call_decides_training_for_its_layers():
+    # Keras records training=False in the node; a call with training=True still drops units out
+    inputs = keras.Input((1000,))
+    model = keras.Model(inputs, layers.Dropout(0.5)(inputs, training=False))
+    x = np.ones((1, 1000), "float32")
+    assert np.count_nonzero(model(x, training=True).numpy() == 0) > 300
+    np.testing.assert_array_equal(model(x).numpy(), x)
+    np.testing.assert_array_equal(model(x, training=False).numpy(), x)

@@ -275,6 +275,8 @@ class Functional(Model):
             if isinstance(node.operation, InputLayer):
                 continue
             args, kwargs = nest.map_structure(value_of, (node.call_args, node.call_kwargs))
+            if training is not None and "training" in kwargs:
+                kwargs["training"] = training  # the model's call decides, as in Keras
             out = node.operation(*args, **kwargs)
             for kt, value in zip(node.output_tensors, nest.flatten(out)):
                 values[id(kt)] = value
