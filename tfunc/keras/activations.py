@@ -11,6 +11,7 @@ import weakref
 
 from ..api import math_ops, nn_ops
 from ..eager.convert import convert_to_tensor
+from . import serialization
 
 __all__ = [
     "relu",
@@ -168,7 +169,8 @@ _BY_NAME = {
 
 
 def get(identifier):
-    """The activation function for a name, ``None`` (``linear``) or a callable."""
+    """The activation function for a name, ``None`` (``linear``), a serialized function (Keras's
+    ``{"class_name": "function", ...}``) or a callable."""
     if identifier is None:
         return linear
     if isinstance(identifier, str):
@@ -178,21 +180,21 @@ def get(identifier):
                 f"Unknown activation function: '{identifier}'. Known names: {', '.join(sorted(_BY_NAME))}."
             )
         return fn
+    if isinstance(identifier, dict):
+        return serialization.deserialize_keras_object(identifier)
     if callable(identifier):
         return identifier
     raise TypeError(f"Could not interpret activation function identifier: {identifier!r}")
 
 
 def serialize(activation):
-    """The name of a built-in activation function (``get``'s inverse)."""
+    """The name of a built-in activation function (``get``'s inverse); a user's function as Keras
+    writes one (``{"class_name": "function", "config": <its name>, ...}``)."""
     for name, fn in _BY_NAME.items():
         if fn is activation:
             return "swish" if fn is swish else name
-    name = getattr(activation, "__name__", None)
-    if name is None:
-        raise ValueError(f"Cannot serialize activation {activation!r}: it has no name.")
-    return name
+    return serialization.serialize_keras_object(activation)
 
 
-def deserialize(name):
-    return get(name)
+def deserialize(config):
+    return get(config)

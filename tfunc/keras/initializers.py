@@ -22,6 +22,7 @@ from ..core.context import init_scope
 from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import call
 from ..ops.random import GeneratorHolder, normal_op, truncated_normal_op, uniform_op
+from . import serialization
 from .dtypes import keras_dtype
 
 __all__ = [
@@ -93,7 +94,7 @@ class Initializer:
 
     @classmethod
     def from_config(cls, config):
-        return cls(**config)
+        return cls(**serialization.accepted_arguments(cls, config))
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.get_config().items())
@@ -390,8 +391,8 @@ def get(identifier):
     if isinstance(identifier, dict):
         name = identifier.get("class_name")
         cls = _BY_NAME.get(name) or _BY_CLASS_NAME.get(name)
-        if cls is None:
-            raise ValueError(f"Unknown initializer config: {identifier!r}.")
+        if cls is None:  # a user's initializer, registered or in a custom object scope
+            return serialization.deserialize_keras_object(identifier)
         return cls.from_config(identifier.get("config", {}))
     if isinstance(identifier, type) and issubclass(identifier, Initializer):
         return identifier()
@@ -401,9 +402,11 @@ def get(identifier):
 
 
 def serialize(initializer) -> dict:
+    """An initializer's config as Keras 3 writes it: ``{'module', 'class_name', 'config',
+    'registered_name'}``."""
     if not isinstance(initializer, Initializer):
         raise ValueError(f"Cannot serialize {initializer!r}: it is not a tfunc.keras Initializer.")
-    return {"class_name": type(initializer).__name__, "config": initializer.get_config()}
+    return serialization.serialize_keras_object(initializer)
 
 
 def deserialize(config):

@@ -15,6 +15,7 @@ import numpy as np
 
 from ..api import array_ops, creation_ops, math_ops, nn_ops, reduction_ops
 from ..eager.convert import convert_to_tensor
+from . import serialization
 
 __all__ = [
     "Regularizer",
@@ -153,16 +154,9 @@ _BY_NAME.update(
 def serialize(regularizer) -> dict:
     """A regularizer's config as Keras 3 writes it: ``{'module', 'class_name', 'config',
     'registered_name'}``."""
-    cls = type(regularizer)
     if not hasattr(regularizer, "get_config"):
         raise ValueError(f"Cannot serialize {regularizer!r}: it has no get_config().")
-    builtin = _BY_NAME.get(cls.__name__) is cls
-    return {
-        "module": "keras.regularizers" if builtin else cls.__module__,
-        "class_name": cls.__name__,
-        "config": regularizer.get_config(),
-        "registered_name": None if builtin else cls.__name__,
-    }
+    return serialization.serialize_keras_object(regularizer)
 
 
 def deserialize(config, custom_objects=None):
@@ -173,7 +167,11 @@ def deserialize(config, custom_objects=None):
     if not isinstance(config, dict) or "class_name" not in config:
         raise ValueError(f"Could not interpret regularizer config: {config}")
     name = config["class_name"]
-    cls = (custom_objects or {}).get(name) or _BY_NAME.get(name)
+    cls = (
+        (custom_objects or {}).get(name)
+        or serialization.get_registered_object(config.get("registered_name") or name)
+        or _BY_NAME.get(name)
+    )
     if cls is None:
         raise ValueError(f"Could not interpret regularizer identifier: {name}")
     return cls.from_config(config.get("config") or {})

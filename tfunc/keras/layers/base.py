@@ -4,6 +4,7 @@ function being traced, as Keras does with ``tf.init_scope``), naming, weight tra
 from __future__ import annotations
 
 import collections
+import functools
 import inspect
 import itertools
 import re
@@ -22,9 +23,11 @@ from ...eager.convert import convert_to_tensor
 from ...eager.tensor import Tensor
 from ...function.autograph import convert
 from ...module import Module
+from .. import activations as _activations
 from .. import initializers as _initializers
 from .. import keras_tensor as _keras_tensor
 from .. import regularizers as _regularizers
+from .. import serialization as _serialization
 from ..dtypes import keras_dtype
 from ..keras_tensor import KerasTensor, symbolic_call
 
@@ -101,6 +104,65 @@ def _pair(value, name: str) -> tuple:
     return out
 
 
+def record_init_arguments(obj, args, kwargs) -> None:
+    """Keeps what a layer (or model) was constructed with, for its automatic config."""
+    object.__setattr__(obj, "_tfunc_init_arguments", (args, kwargs))
+
+
+def _recording_build(build):
+    """``build`` that first records the input shape it is given (for ``get_build_config``), as
+    Keras's build wrapper does."""
+
+    @functools.wraps(build)
+    def recording_build(self, *args, **kwargs):
+        if args or kwargs:
+            self._tfunc_build_shape = args[0] if args else next(iter(kwargs.values()))
+        return build(self, *args, **kwargs)
+
+    recording_build._tfunc_records_shape = True
+    return recording_build
+
+
+def _shape_config(shape):
+    """A build shape as plain lists (``None`` for unknown dimensions)."""
+    if isinstance(shape, TensorShape):
+        return None if shape.rank is None else shape.as_list()
+    if isinstance(shape, dict):
+        return {k: _shape_config(v) for k, v in shape.items()}
+    if isinstance(shape, (list, tuple)):
+        if all(d is None or isinstance(d, (int, np.integer)) for d in shape):
+            return [None if d is None else int(d) for d in shape]
+        return [_shape_config(s) for s in shape]
+    return shape
+
+
+def _shape_from_config(shape):
+    """``_shape_config``'s inverse: a TensorShape, or a list/dict of them."""
+    if isinstance(shape, dict):
+        return {k: _shape_from_config(v) for k, v in shape.items()}
+    if isinstance(shape, (list, tuple)) and any(isinstance(d, (list, tuple, dict)) for d in shape):
+        return [_shape_from_config(s) for s in shape]
+    return TensorShape(shape)
+
+
+def _is_plain(value) -> bool:
+    return all(v is None or isinstance(v, (str, int, float, bool)) for v in nest.flatten(value))
+
+
+def _config_value(param: str, value):
+    """An argument of a built-in layer as Keras's config writes it."""
+    if param.endswith("_initializer") and value is not None:
+        init = _initializers.get(value)
+        return _serialization.serialize_keras_object(init) if isinstance(init, _initializers.Initializer) else init
+    if param.endswith("_regularizer"):
+        return None if value is None else _regularizers.serialize(_regularizers.get(value))
+    if param in ("activation", "recurrent_activation"):
+        return _activations.serialize(_activations.get(value))
+    if isinstance(value, Layer):
+        return _serialization.serialize_keras_object(value)
+    return value
+
+
 class Layer(Module):
     """The Keras base layer: state (weights) plus a computation (``call``).
 
@@ -110,6 +172,21 @@ class Layer(Module):
     """
 
     _ALLOWED_KWARGS = frozenset({"input_shape", "batch_input_shape", "batch_size", "input_dim"})
+    # Arguments of a built-in layer's __init__ that Keras's config of it does not hold.
+    _tfunc_config_skip: frozenset = frozenset()
+    # Whether Keras's config of the layer lists ``activity_regularizer`` even when it is None.
+    _tfunc_config_lists_activity_regularizer = False
+
+    def __new__(cls, *args, **kwargs):
+        obj = super().__new__(cls)
+        record_init_arguments(obj, args, kwargs)
+        return obj
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        build = cls.__dict__.get("build")
+        if build is not None and not getattr(build, "_tfunc_records_shape", False):
+            cls.build = _recording_build(build)
 
     def __init__(self, trainable=True, name=None, dtype=None, dynamic=False, activity_regularizer=None, **kwargs):
         unknown = set(kwargs) - self._ALLOWED_KWARGS
@@ -408,6 +485,83 @@ class Layer(Module):
                 losses.append(regularizer(v))
         return losses
 
+    # --- configs (Keras's serialization) -----------------------------------------------
+    def _tfunc_dtype_config(self):
+        policy = getattr(self, "_tfunc_policy", None)
+        name = policy.name if policy is not None else self._tfunc_dtype.name
+        return {"module": "keras", "class_name": "DTypePolicy", "config": {"name": name}, "registered_name": None}
+
+    def get_config(self) -> dict:
+        """The layer's constructor arguments, as Keras 3 writes them: ``name``, ``trainable``,
+        ``dtype`` (a policy) and, unless a subclass defines ``get_config`` itself, the rest of its
+        arguments: all of them for a built-in layer, the ones passed (if plain values) for a
+        user's layer, whose other arguments need a ``get_config`` of its own."""
+        config = {"name": self.name, "trainable": self.trainable, "dtype": self._tfunc_dtype_config()}
+        if self.activity_regularizer is not None:
+            config["activity_regularizer"] = _regularizers.serialize(self.activity_regularizer)
+        elif self._tfunc_config_lists_activity_regularizer:
+            config["activity_regularizer"] = None
+        if type(self).get_config is Layer.get_config:
+            config.update(self._tfunc_auto_config())
+        return config
+
+    def _tfunc_auto_config(self) -> dict:
+        init = type(self).__init__
+        signature = inspect.signature(init)
+        args, kwargs = self.__dict__.get("_tfunc_init_arguments", ((), {}))
+        bound = signature.bind_partial(self, *args, **kwargs)
+        skip = {"self", "name", "dtype", "trainable", "activity_regularizer", *self._tfunc_config_skip}
+        if init.__module__.startswith("tfunc.keras."):  # a built-in layer: every argument, as Keras lists them
+            bound.apply_defaults()
+            return {
+                param: _config_value(param, getattr(self, param, bound.arguments[param]))
+                for param, p in signature.parameters.items()
+                if param not in skip and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+            }
+        # a user's layer: the arguments it was given, if all are plain values (as Keras's auto config)
+        passed: dict = {}
+        for param, value in bound.arguments.items():
+            kind = signature.parameters[param].kind
+            if kind is inspect.Parameter.VAR_KEYWORD:
+                passed.update(value)
+            elif kind is not inspect.Parameter.VAR_POSITIONAL and param != "self":
+                passed[param] = value
+        if not _is_plain(passed):
+            raise NotImplementedError(
+                f"Layer {type(self).__name__} was created by passing non-serializable argument values in "
+                "`__init__()`, and therefore the layer must override `get_config()` in order to be "
+                "serializable. Please implement `get_config()`."
+            )
+        return {k: v for k, v in passed.items() if k not in ("name", "dtype", "trainable")}
+
+    @classmethod
+    def from_config(cls, config):
+        """A new layer from :meth:`get_config`'s output (or Keras's config of the same layer)."""
+        config = dict(config)
+        dtype = config.get("dtype")
+        if isinstance(dtype, dict):  # a serialized DTypePolicy
+            config["dtype"] = dtype.get("config", {}).get("name")
+        for key, value in config.items():
+            if isinstance(value, dict) and value.get("class_name") == "function":
+                config[key] = _serialization.deserialize_keras_object(value)
+        return cls(**_serialization.accepted_arguments(cls, config))
+
+    def get_build_config(self):
+        """``{"input_shape": ...}``: the shape the layer was built for (None if never recorded)."""
+        shape = self.__dict__.get("_tfunc_build_shape")
+        if shape is None:
+            return None
+        return {"input_shape": _shape_config(shape)}
+
+    def build_from_config(self, config) -> None:
+        """Builds the layer for the ``input_shape`` of :meth:`get_build_config`'s output."""
+        if config and config.get("input_shape") is not None:
+            shape = _shape_from_config(config["input_shape"])
+            self._tfunc_build_shape = shape
+            with init_scope():
+                self.build(shape)
+            self.built = True
+
     # --- the Keras protocol ------------------------------------------------------------
     def build(self, input_shape):
         """Creates the layer's weights; called once, by the first ``__call__``."""
@@ -442,6 +596,7 @@ class Layer(Module):
                     f'Input 0 of layer "{self.name}" is incompatible with the layer: expected shape='
                     f"{expected}, found shape={tuple(shapes.as_list())}"
                 )
+        self._tfunc_build_shape = shapes
         with init_scope():
             self.build(shapes)
         self.built = True

@@ -23,6 +23,8 @@ class _Conv(PolicyLayer):
     _window = staticmethod(_pair)
     _paddings = ("valid", "same")
 
+    _tfunc_config_lists_activity_regularizer = True
+
     def __init__(
         self,
         filters,
@@ -210,6 +212,8 @@ class DepthwiseConv2D(PolicyLayer):
     channels): ``depthwise_kernel`` ``(kh, kw, in_channels, depth_multiplier)``, ``bias``
     ``(in_channels * depth_multiplier,)``."""
 
+    _tfunc_config_lists_activity_regularizer = True
+
     def __init__(
         self,
         kernel_size,
@@ -305,6 +309,8 @@ class Conv2DTranspose(PolicyLayer):
     ``(kh, kw, filters, in_channels)``, ``bias`` ``(filters,)``; the output size per axis is
     ``size * stride`` ('same') or ``size * stride + max(kernel - stride, 0)`` ('valid'), or
     Keras's formula with ``output_padding``."""
+
+    _tfunc_config_lists_activity_regularizer = True
 
     def __init__(
         self,

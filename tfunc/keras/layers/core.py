@@ -120,6 +120,9 @@ class Embedding(PolicyLayer):
     ``(batch, ...) -> (batch, ..., output_dim)``.  Ids outside ``[0, input_dim)`` raise
     ``InvalidArgumentError``."""
 
+    _tfunc_config_lists_activity_regularizer = True
+    _tfunc_config_skip = frozenset({"input_length"})  # a Keras 2 argument, not in Keras 3's config
+
     def __init__(
         self,
         input_dim,

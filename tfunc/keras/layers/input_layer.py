@@ -72,7 +72,14 @@ class InputLayer(Layer):
         return TensorShape(list(self.batch_shape))
 
     def get_config(self) -> dict:
-        return {"batch_shape": self.batch_shape, "dtype": self._tfunc_dtype.name, "name": self.name}
+        return {
+            "batch_shape": list(self.batch_shape),
+            "dtype": self._tfunc_dtype.name,
+            "sparse": False,
+            "ragged": False,
+            "name": self.name,
+            "optional": self.optional,
+        }
 
 
 def Input(

@@ -44,15 +44,6 @@ class _Pooling(PolicyLayer):
             self.compute_output_shape(x.shape)
         return x
 
-    def get_config(self):
-        return {
-            "name": self.name,
-            "pool_size": self.pool_size,
-            "strides": self.strides,
-            "padding": self.padding,
-            "data_format": self.data_format,
-        }
-
 
 class _Pooling2D(_Pooling):
     def call(self, inputs):
@@ -139,9 +130,6 @@ class _GlobalPooling2D(PolicyLayer):
         n, _, _, c = TensorShape(input_shape).as_list()
         return TensorShape([n, 1, 1, c] if self.keepdims else [n, c])
 
-    def get_config(self):
-        return {"name": self.name, "data_format": self.data_format, "keepdims": self.keepdims}
-
 
 class GlobalAveragePooling2D(_GlobalPooling2D):
     """The mean over the spatial axes: ``(batch, h, w, c) -> (batch, c)`` (or ``(batch, 1, 1, c)``
@@ -180,9 +168,6 @@ class _GlobalPooling1D(PolicyLayer):
         if self.data_format == "channels_last":
             return TensorShape([n, 1, b] if self.keepdims else [n, b])
         return TensorShape([n, a, 1] if self.keepdims else [n, a])
-
-    def get_config(self):
-        return {"name": self.name, "data_format": self.data_format, "keepdims": self.keepdims}
 
 
 class GlobalAveragePooling1D(_GlobalPooling1D):

@@ -198,11 +198,3 @@ class UpSampling2D(PolicyLayer):
     def compute_output_shape(self, input_shape):
         n, h, w, c = TensorShape(input_shape).as_list()
         return TensorShape([n, None if h is None else h * self.size[0], None if w is None else w * self.size[1], c])
-
-    def get_config(self):
-        return {
-            "name": self.name,
-            "size": self.size,
-            "data_format": self.data_format,
-            "interpolation": self.interpolation,
-        }

@@ -482,20 +482,13 @@ class RNN(PolicyLayer):
         out = TensorShape([n, t, self.units] if self.return_sequences else [n, self.units])
         return out
 
-    def get_config(self):
-        return {
-            "name": self.name,
-            "return_sequences": self.return_sequences,
-            "return_state": self.return_state,
-            "go_backwards": self.go_backwards,
-            "stateful": self.stateful,
-            "unroll": self.unroll,
-        }
-
 
 class LSTM(RNN):
     """Long short-term memory over a sequence (an :class:`RNN` of an :class:`LSTMCell`); its
     weights are the cell's ``kernel``, ``recurrent_kernel`` and ``bias``, as in Keras."""
+
+    _tfunc_config_lists_activity_regularizer = True
+    _tfunc_config_skip = frozenset({"use_cudnn"})  # not in Keras's config either
 
     def __init__(
         self,
@@ -559,6 +552,9 @@ class LSTM(RNN):
 class GRU(RNN):
     """Gated recurrent unit over a sequence (an :class:`RNN` of a :class:`GRUCell`); its weights
     are the cell's ``kernel``, ``recurrent_kernel`` and ``bias``, as in Keras."""
+
+    _tfunc_config_lists_activity_regularizer = True
+    _tfunc_config_skip = frozenset({"use_cudnn"})  # not in Keras's config either
 
     def __init__(
         self,

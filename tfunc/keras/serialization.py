@@ -1,0 +1,312 @@
+"""Keras objects as configs and back, in Keras 3's format: what ``get_config``/``from_config``,
+``model.to_json()`` and the ``config.json`` of a ``.keras`` archive hold.
+
+An object is ``{"module", "class_name", "config", "registered_name"}`` (a layer adds its
+``build_config``, a compiled model its ``compile_config``); plain values stay as they are. Built-in
+objects are found by their class name in ``tfunc.keras``'s namespaces (Keras writes
+``"module": "keras.layers"`` and so on); user classes by the name they were registered under
+(:func:`register_keras_serializable`) or through ``custom_objects``.
+
+Keras's configs carry some arguments tfunc does not have (``quantization_config``, ``lora_rank``,
+BatchNormalization's ``renorm``...): a config holding one at its default value is accepted, any
+other value is refused with an error that names it, never dropped.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import threading
+
+import numpy as np
+
+from ..core import dtypes as D
+
+__all__ = [
+    "register_keras_serializable",
+    "get_registered_name",
+    "get_registered_object",
+    "get_custom_objects",
+    "custom_object_scope",
+    "CustomObjectScope",
+    "serialize_keras_object",
+    "deserialize_keras_object",
+]
+
+# --- registration --------------------------------------------------------------------------------
+
+_GLOBAL_CUSTOM_OBJECTS: dict = {}  # "package>name" (and plain names put in by users) -> object
+_GLOBAL_CUSTOM_NAMES: dict = {}  # object -> "package>name"
+_scopes = threading.local()
+
+
+def register_keras_serializable(package="Custom", name=None):
+    """A decorator that registers a class or function as ``"<package>>name"``, so that configs
+    naming it (``registered_name``) deserialize without ``custom_objects``."""
+
+    def decorator(arg):
+        class_name = name if name is not None else arg.__name__
+        registered_name = f"{package}>{class_name}"
+        if inspect.isclass(arg) and not hasattr(arg, "get_config"):
+            raise ValueError("Cannot register a class that does not have a get_config() method.")
+        _GLOBAL_CUSTOM_OBJECTS[registered_name] = arg
+        _GLOBAL_CUSTOM_NAMES[arg] = registered_name
+        return arg
+
+    return decorator
+
+
+def get_registered_name(obj) -> str:
+    """The name ``obj`` (a class or function) was registered under, or its own name."""
+    return _GLOBAL_CUSTOM_NAMES.get(obj, getattr(obj, "__name__", None))
+
+
+def get_custom_objects() -> dict:
+    """The global dict of custom objects (registered ones included); it may be changed in place."""
+    return _GLOBAL_CUSTOM_OBJECTS
+
+
+def _scoped_objects() -> dict:
+    merged: dict = {}
+    for scope in getattr(_scopes, "stack", ()):
+        merged.update(scope)
+    return merged
+
+
+def get_registered_object(name, custom_objects=None, module_objects=None):
+    """The object registered (or put in scope, or passed in ``custom_objects``) as ``name``."""
+    for table in (_scoped_objects(), _GLOBAL_CUSTOM_OBJECTS, custom_objects or {}, module_objects or {}):
+        if name in table:
+            return table[name]
+    return None
+
+
+class CustomObjectScope:
+    """``with custom_object_scope({"MyLayer": MyLayer}): ...``: names that deserialization resolves
+    while the scope is open."""
+
+    def __init__(self, *custom_objects):
+        self.custom_objects = {}
+        for objects in custom_objects:
+            self.custom_objects.update(objects or {})
+
+    def __enter__(self):
+        _scopes.__dict__.setdefault("stack", []).append(self.custom_objects)
+        return self
+
+    def __exit__(self, *exc):
+        _scopes.stack.pop()
+
+
+custom_object_scope = CustomObjectScope
+
+
+# --- Keras-only arguments --------------------------------------------------------------------------
+
+# Arguments Keras 3.15 writes into configs that tfunc's classes do not take, with the value that
+# means "not used": a config holding one of them at that value loads, any other value is refused.
+KERAS_ONLY_DEFAULTS = {
+    "quantization_config": None,
+    "lora_rank": None,
+    "lora_alpha": None,
+    "renorm": False,
+    "renorm_clipping": None,
+    "renorm_momentum": 0.99,
+    "ragged": False,
+    "sparse": False,
+    "autocast": True,
+    "input_axes": None,
+    "output_axes": None,
+    "use_ema": False,
+    "ema_momentum": 0.99,
+    "ema_overwrite_frequency": None,
+    "loss_scale_factor": None,
+    "gradient_accumulation_steps": None,
+    "seed": None,
+    "zero_output_for_mask": False,
+}
+
+
+def accepted_arguments(cls, config: dict) -> dict:
+    """``config`` without the Keras-only arguments ``cls.__init__`` does not take, each checked to
+    hold its unused value (a ValueError names the first that does not)."""
+    try:
+        params = inspect.signature(cls.__init__).parameters
+    except (TypeError, ValueError):
+        return dict(config)
+    out = dict(config)
+    for key, default in KERAS_ONLY_DEFAULTS.items():
+        if key in out and key not in params:
+            value = out.pop(key)
+            if value != default and not (value is None and default is False):
+                raise ValueError(f"{cls.__name__}: tfunc.keras does not support {key}={value!r}.")
+    return out
+
+
+# --- serializing -----------------------------------------------------------------------------------
+
+# The public Keras module each tfunc.keras module's classes are written under (Keras's own names).
+_PUBLIC_MODULES = {
+    "tfunc.keras.layers": "keras.layers",
+    "tfunc.keras.models.sequential": "keras",
+    "tfunc.keras.models.model": "keras",
+    "tfunc.keras.models.functional": "keras.src.models.functional",
+    "tfunc.keras.initializers": "keras.initializers",
+    "tfunc.keras.regularizers": "keras.regularizers",
+    "tfunc.keras.optimizers": "keras.optimizers",
+    "tfunc.keras.learning_rate_schedule": "keras.optimizers.schedules",
+    "tfunc.keras.losses": "keras.losses",
+    "tfunc.keras.metrics": "keras.metrics",
+    "tfunc.keras.mixed_precision": "keras",
+}
+
+
+def _public_module(cls):
+    module = cls.__module__
+    for prefix, public in _PUBLIC_MODULES.items():
+        if (module == prefix or module.startswith(prefix + ".")) and _builtin_class(public, cls.__name__) is cls:
+            return public
+    return None
+
+
+def serialize_keras_object(obj):
+    """``obj`` as Keras 3 writes it in a config: plain values (and lists, tuples, dicts of them) as
+    they are, NumPy values as Python ones, dtypes as their names, and objects with ``get_config``
+    as ``{"module", "class_name", "config", "registered_name"}`` (plus a built layer's
+    ``build_config`` and a compiled model's ``compile_config``)."""
+    if obj is None or isinstance(obj, (str, int, float, bool)):
+        return obj
+    if isinstance(obj, (list, tuple)):
+        items = [serialize_keras_object(x) for x in obj]
+        return tuple(items) if isinstance(obj, tuple) else items
+    if isinstance(obj, dict):
+        return {k: serialize_keras_object(v) for k, v in obj.items()}
+    if isinstance(obj, np.ndarray) and obj.ndim > 0:
+        return {"class_name": "__numpy__", "config": {"value": obj.tolist(), "dtype": obj.dtype.name}}
+    if isinstance(obj, (np.generic, np.ndarray)):
+        return obj.item()
+    if isinstance(obj, D.DType):
+        return obj.name
+    if inspect.isfunction(obj):
+        if obj.__name__ == "<lambda>":
+            raise ValueError(
+                "Cannot serialize a lambda: tfunc.keras saves functions by name only. Use a named function "
+                "registered with `keras.saving.register_keras_serializable()`."
+            )
+        return {
+            "module": obj.__module__,
+            "class_name": "function",
+            "config": obj.__name__,
+            "registered_name": get_registered_name(obj),
+        }
+    if not hasattr(obj, "get_config"):
+        raise TypeError(f"Cannot serialize {obj!r}: it is not a Keras object (it has no get_config()).")
+    cls = type(obj)
+    public = _public_module(cls)
+    config = {
+        "module": public or cls.__module__,
+        "class_name": cls.__name__,
+        "config": serialize_keras_object(obj.get_config()),
+        "registered_name": None if public else get_registered_name(cls),
+    }
+    build = getattr(obj, "get_build_config", None)
+    if build is not None and getattr(obj, "built", False):
+        build_config = build()
+        if build_config is not None:
+            config["build_config"] = serialize_keras_object(build_config)
+    compile_config = getattr(obj, "get_compile_config", None)
+    if compile_config is not None and getattr(obj, "compiled", False):
+        config["compile_config"] = serialize_keras_object(compile_config())
+    return config
+
+
+# --- deserializing ---------------------------------------------------------------------------------
+
+# Where Keras's public module names lead in tfunc.keras (the same class names).
+_NAMESPACES = {
+    "keras": ("models", "mixed_precision", "layers"),
+    "keras.layers": ("layers",),
+    "keras.src.models.functional": ("models",),
+    "keras.src.models.sequential": ("models",),
+    "keras.models": ("models",),
+    "keras.initializers": ("initializers",),
+    "keras.regularizers": ("regularizers",),
+    "keras.optimizers": ("optimizers",),
+    "keras.optimizers.schedules": ("optimizers.schedules",),
+    "keras.losses": ("losses",),
+    "keras.metrics": ("metrics",),
+}
+
+
+def _builtin_class(module, class_name):
+    """The tfunc.keras class Keras writes as ``module.class_name``, or None."""
+    for namespace in _NAMESPACES.get(module, ()):
+        # NOTE: imported when a config is read, not at import: tfunc.keras's modules import this one.
+        target = importlib.import_module("tfunc.keras")
+        for part in namespace.split("."):
+            target = getattr(target, part)
+        found = getattr(target, class_name, None)
+        if inspect.isclass(found):
+            return found
+    return None
+
+
+def _find(config, custom_objects):
+    """The class (or function) a serialized object names."""
+    class_name = config["class_name"]
+    module = config.get("module")
+    registered = config.get("registered_name")
+    for name in (registered, class_name):
+        if name:
+            found = get_registered_object(name, custom_objects)
+            if found is not None:
+                return found
+    if module is not None:
+        found = _builtin_class(module, class_name)
+        if found is not None:
+            return found
+    raise TypeError(
+        f"Could not locate class '{registered or class_name}' (module {module!r}). Make sure custom classes "
+        "and functions are decorated with `@keras.saving.register_keras_serializable()` or passed in "
+        f"`custom_objects`. Full object config: {config}"
+    )
+
+
+def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwargs):
+    """The object :func:`serialize_keras_object` (or Keras 3) described. Nested configs are
+    rebuilt first; a layer is built from its ``build_config`` and a model compiled from its
+    ``compile_config``. ``safe_mode`` is accepted for Keras's signature: tfunc never loads code."""
+    if config is None or isinstance(config, (str, int, float, bool)):
+        return config
+    if isinstance(config, (list, tuple)):
+        return [deserialize_keras_object(c, custom_objects) for c in config]
+    if not isinstance(config, dict):
+        raise TypeError(f"Could not parse config: {config!r}")
+    if "class_name" not in config or "config" not in config:
+        return {k: deserialize_keras_object(v, custom_objects) for k, v in config.items()}
+    class_name, inner = config["class_name"], config["config"]
+    if class_name == "__numpy__":
+        return np.array(inner["value"], dtype=inner["dtype"])
+    if class_name in ("__tensor__", "__keras_tensor__", "__lambda__", "__typespec__"):
+        raise ValueError(f"tfunc.keras cannot deserialize a {class_name} config here: {config}")
+    if class_name == "function":
+        found = get_registered_object(config.get("registered_name") or inner, custom_objects)
+        if found is None and config.get("module"):
+            found = getattr(importlib.import_module(config["module"]), inner, None)
+        if found is None:
+            raise TypeError(f"Could not locate function '{inner}'. Register it or pass it in `custom_objects`.")
+        return found
+    cls = _find(config, custom_objects)
+    from_config = getattr(cls, "from_config", None)
+    if from_config is None:
+        raise TypeError(f"{cls!r} has no from_config(): it cannot be rebuilt from a config.")
+    with CustomObjectScope(custom_objects):
+        if "custom_objects" in inspect.signature(from_config).parameters:
+            obj = from_config(inner, custom_objects=custom_objects)
+        else:
+            obj = from_config(inner)
+        if config.get("build_config") and hasattr(obj, "build_from_config") and not getattr(obj, "built", False):
+            obj.build_from_config(config["build_config"])
+        if config.get("compile_config") and hasattr(obj, "compile_from_config"):
+            obj.compile_from_config(config["compile_config"])
+    return obj
