@@ -196,8 +196,19 @@ def test_model_checkpoint_batch_frequency_threshold_and_errors(tmp_path):
         callbacks.ModelCheckpoint(str(tmp_path / "w.h5"), save_weights_only=True)
     with pytest.raises(ValueError, match="must end in `.keras`"):
         callbacks.ModelCheckpoint(str(tmp_path / "model.bin"))
-    with pytest.raises(NotImplementedError, match="save_weights_only=True"):
-        model.fit(x, y, epochs=1, callbacks=[callbacks.ModelCheckpoint(str(tmp_path / "m.keras"))], verbose=0)
+    with pytest.raises(ValueError, match="legacy `.h5`"):
+        callbacks.ModelCheckpoint(str(tmp_path / "model.h5"))
+
+
+def test_model_checkpoint_saves_whole_models(tmp_path):
+    x, y = data()
+    model = small_model(lr=0.1)
+    path = tmp_path / "m-{epoch}.keras"
+    model.fit(x, y, epochs=2, callbacks=[callbacks.ModelCheckpoint(str(path))], verbose=0)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m-1.keras", "m-2.keras"]
+    again = keras.models.load_model(str(tmp_path / "m-2.keras"))
+    np.testing.assert_array_equal(again.predict(x, verbose=0), model.predict(x, verbose=0))
+    assert int(again.optimizer.iterations.numpy()) == int(model.optimizer.iterations.numpy())
 
 
 def test_learning_rate_scheduler(capsys):

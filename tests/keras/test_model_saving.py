@@ -1,21 +1,32 @@
-"""Whole models: layer and model configs, checked against what Keras 3 writes and reads.
+"""Whole models: layer and model configs, ``.keras`` archives, ``to_json``/``model_from_json`` and
+``clone_model``, checked against what Keras 3 writes and reads.
 
 ``fixtures/keras_configs.json`` holds Keras 3.15's ``get_config()`` of the layers in
-``fixtures/layer_cases.py`` (``make_keras_configs.py``).
+``fixtures/layer_cases.py`` (``make_keras_configs.py``); ``fixtures/<name>.keras`` are archives
+saved by Keras itself (``make_keras_archives.py``) with the weights of ``<name>.weights.h5``, so
+the outputs Keras recorded in ``<name>.npz`` are theirs. The other direction (archives written by
+tfunc, loaded by Keras) is the ``--verify`` of ``make_keras_archives.py``.
 """
 
 import json
 import os
+import zipfile
 
+import numpy as np
 import pytest
 
 import tfunc as tf
+from tfunc import keras
 from tfunc.keras import layers
 from tfunc.keras.serialization import KERAS_ONLY_DEFAULTS
+
+from .fixtures import keras_models
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")
 with open(os.path.join(FIXTURES, "keras_configs.json")) as _f:
     KERAS_CONFIGS = json.load(_f)["cases"]
+
+pytest.importorskip("h5py")
 
 
 def _plain(config):
@@ -119,3 +130,178 @@ def test_build_config_records_the_shape_a_layer_was_built_for():
     called = layers.Add()
     called([tf.ones((2, 3)), tf.ones((2, 3))])
     assert called.get_build_config() == {"input_shape": [[2, 3], [2, 3]]}
+
+
+# --- archives written by Keras ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["mlp", "cnn", "rnn"])
+def test_archives_saved_by_keras_load_with_keras_outputs(name):
+    expected = np.load(os.path.join(FIXTURES, f"{name}.npz"))
+    model = keras.models.load_model(os.path.join(FIXTURES, f"{name}.keras"))
+    out = model(expected["x"], training=False)
+    for i, o in enumerate(out if isinstance(out, (list, tuple)) else [out]):
+        np.testing.assert_allclose(o.numpy(), expected[f"y{i}"], rtol=1e-5, atol=1e-5)
+
+
+def test_a_compiled_archive_saved_by_keras_continues_training_as_keras_does():
+    expected = np.load(os.path.join(FIXTURES, "mlp.npz"))
+    model = keras.models.load_model(os.path.join(FIXTURES, "mlp.keras"))
+    assert isinstance(model.optimizer, keras.optimizers.Adam)
+    assert int(model.optimizer.iterations.numpy()) == int(expected["iterations_after_step"]) - 1
+    model.train_on_batch(expected["batch_x"], expected["batch_y"])
+    for i, w in enumerate(model.get_weights()):
+        np.testing.assert_allclose(w, expected[f"after_step_{i}"], rtol=1e-5, atol=1e-6)
+    uncompiled = keras.models.load_model(os.path.join(FIXTURES, "mlp.keras"), compile=False)
+    assert not uncompiled.compiled
+
+
+def test_archives_written_here_hold_what_keras_writes(tmp_path):
+    model = keras_models.mlp(keras)
+    model.compile(optimizer=keras.optimizers.Adam(0.01), loss="mse", metrics=["mae"])
+    model.fit(np.ones((8, 6), "float32"), np.ones((8, 3), "float32"), verbose=0)
+    path = tmp_path / "mlp.keras"
+    model.save(path)
+    with zipfile.ZipFile(path) as archive:
+        assert sorted(archive.namelist()) == ["config.json", "metadata.json", "model.weights.h5"]
+        config = json.loads(archive.read("config.json"))
+        assert "keras_version" in json.loads(archive.read("metadata.json"))
+    with zipfile.ZipFile(os.path.join(FIXTURES, "mlp.keras")) as archive:
+        keras_config = json.loads(archive.read("config.json"))
+    assert (config["module"], config["class_name"]) == (keras_config["module"], keras_config["class_name"])
+    assert config["build_config"] == keras_config["build_config"]
+    assert config["compile_config"]["optimizer"]["class_name"] == "Adam"
+    assert config["compile_config"]["metrics"] == ["mae"]
+
+    def layer_configs(c):
+        return [(lc["class_name"], {k: v for k, v in _plain(lc["config"]).items() if k != "name"}) for lc in c]
+
+    assert layer_configs(config["config"]["layers"]) == layer_configs(keras_config["config"]["layers"])
+
+
+# --- round trips -------------------------------------------------------------------------------------
+
+
+def _same_outputs(a, b, x):
+    out_a, out_b = a(x, training=False), b(x, training=False)
+    for u, v in zip(tf.nest.flatten(out_a), tf.nest.flatten(out_b)):
+        np.testing.assert_array_equal(u.numpy(), v.numpy())
+
+
+def test_functional_models_with_shared_layers_nested_models_and_dict_outputs_round_trip(tmp_path, rng):
+    a = keras.Input((5,), name="a")
+    b = keras.Input((3,), name="b")
+    shared = layers.Dense(4, activation="tanh", name="shared")
+    block = keras.Sequential([layers.Dense(6, activation="relu"), layers.Dense(4)], name="block")
+    left = shared(a)
+    right = shared(layers.Dense(5, name="lift")(b))  # the shared layer's second call
+    merged = layers.Concatenate(axis=-1)([left, block(right)])
+    model = keras.Model({"a": a, "b": b}, {"y": layers.Dense(2, name="y")(merged), "z": layers.Add()([left, right])})
+    path = tmp_path / "fun.keras"
+    model.save(path)
+    again = keras.models.load_model(path)
+    assert [layer.name for layer in again.layers] == [layer.name for layer in model.layers]
+    x = {"a": rng.standard_normal((3, 5)).astype("float32"), "b": rng.standard_normal((3, 3)).astype("float32")}
+    _same_outputs(model, again, x)
+    assert again.get_config() == model.get_config()
+
+
+def test_a_sequential_model_built_by_its_first_call_round_trips(tmp_path, rng):
+    model = keras.Sequential([layers.Dense(4, activation="relu"), layers.Dropout(0.5), layers.Dense(1)])
+    x = rng.standard_normal((4, 3)).astype("float32")
+    model(x)
+    model.save(tmp_path / "seq.keras")
+    again = keras.models.load_model(tmp_path / "seq.keras")
+    assert again.built
+    _same_outputs(model, again, x)
+    unbuilt = keras.Sequential([layers.Dense(2)])
+    with pytest.raises(ValueError, match="has not yet been built"):
+        unbuilt.save(tmp_path / "unbuilt.keras")
+
+
+def test_training_state_round_trips_so_training_goes_on_the_same(tmp_path, rng):
+    model = keras.Sequential([keras.Input((3,)), layers.Dense(8, activation="relu"), layers.Dense(2)])
+    schedule = keras.optimizers.schedules.ExponentialDecay(0.05, decay_steps=2, decay_rate=0.5)
+    model.compile(
+        optimizer=keras.optimizers.RMSprop(schedule, momentum=0.5),
+        loss=keras.losses.MeanSquaredError(),
+        metrics=["mae"],
+    )
+    x = rng.standard_normal((16, 3)).astype("float32")
+    y = rng.standard_normal((16, 2)).astype("float32")
+    model.fit(x, y, batch_size=4, epochs=1, verbose=0)
+    model.save(tmp_path / "m.keras")
+    again = keras.models.load_model(tmp_path / "m.keras")
+    assert isinstance(again.optimizer, keras.optimizers.RMSprop)
+    assert again.get_compile_config() == model.get_compile_config()
+    first = model.fit(x, y, batch_size=4, epochs=1, verbose=0, shuffle=False).history
+    second = again.fit(x, y, batch_size=4, epochs=1, verbose=0, shuffle=False).history
+    assert first == second
+    for u, v in zip(model.get_weights(), again.get_weights()):
+        np.testing.assert_array_equal(u, v)
+
+
+def test_user_classes_load_when_registered_or_passed_as_custom_objects(tmp_path, rng):
+    @keras.saving.register_keras_serializable(package="tests")
+    class Residual(layers.Layer):
+        def __init__(self, units, **kwargs):
+            super().__init__(**kwargs)
+            self.units = units
+            self.dense = layers.Dense(units)
+
+        def call(self, x):
+            return x + self.dense(x)
+
+        def get_config(self):
+            return {**super().get_config(), "units": self.units}
+
+    class Unregistered(Residual):
+        pass
+
+    inputs = keras.Input((4,))
+    model = keras.Model(inputs, Residual(4)(inputs))
+    x = rng.standard_normal((2, 4)).astype("float32")
+    model.save(tmp_path / "r.keras")
+    config = json.loads(zipfile.ZipFile(tmp_path / "r.keras").read("config.json"))
+    assert config["config"]["layers"][1]["registered_name"] == "tests>Residual"
+    _same_outputs(model, keras.models.load_model(tmp_path / "r.keras"), x)
+
+    other = keras.Model(inputs, Unregistered(4)(inputs))
+    other.save(tmp_path / "u.keras")
+    with pytest.raises(TypeError, match="Could not locate class 'Unregistered'"):
+        keras.models.load_model(tmp_path / "u.keras")
+    _same_outputs(
+        other, keras.models.load_model(tmp_path / "u.keras", custom_objects={"Unregistered": Unregistered}), x
+    )
+    with keras.saving.custom_object_scope({"Unregistered": Unregistered}):
+        _same_outputs(other, keras.models.load_model(tmp_path / "u.keras"), x)
+
+
+def test_to_json_and_clone_model_give_the_architecture_with_new_weights(rng):
+    inputs = keras.Input((3,))
+    model = keras.Model(inputs, layers.Dense(2, name="out")(layers.Dense(5, activation="relu")(inputs)))
+    for make in (lambda m: keras.models.model_from_json(m.to_json()), keras.models.clone_model):
+        copy = make(model)
+        assert copy.get_config() == model.get_config()
+        assert all(u.shape == v.shape for u, v in zip(copy.get_weights(), model.get_weights()))
+        assert not np.array_equal(copy.get_weights()[0], model.get_weights()[0])
+    seq = keras.Sequential([keras.Input((3,)), layers.Dense(2)])
+    assert keras.models.clone_model(seq).get_config() == seq.get_config()
+
+
+def test_paths_and_objects_that_cannot_be_saved_or_loaded(tmp_path):
+    model = keras.Sequential([keras.Input((2,)), layers.Dense(1)])
+    for bad in ("m.h5", "m", "m.weights.h5"):
+        with pytest.raises(ValueError, match="Invalid filepath extension"):
+            model.save(tmp_path / bad)
+    with pytest.raises(ValueError, match="File format not supported"):
+        keras.models.load_model(tmp_path / "m.h5")
+    with pytest.raises(FileNotFoundError):
+        keras.models.load_model(tmp_path / "missing.keras")
+    (tmp_path / "broken.keras").write_bytes(b"not a zip")
+    with pytest.raises(ValueError, match="not a valid `.keras` archive"):
+        keras.models.load_model(tmp_path / "broken.keras")
+    with_lambda = keras.Sequential([keras.Input((2,)), layers.Lambda(lambda t: t * 2)])
+    with pytest.raises(ValueError, match="lambda"):
+        with_lambda.save(tmp_path / "l.keras")
+    assert not (tmp_path / "l.keras").exists()

@@ -474,11 +474,11 @@ class EarlyStopping(_MonitorCallback):
 
 
 class ModelCheckpoint(_MonitorCallback):
-    """Saves the model's weights (``save_weights_only=True``, path ending in ``.weights.h5``)
-    after every epoch (or every ``save_freq`` batches). ``filepath`` may hold ``{epoch}`` and log
-    names (``"ckpt-{epoch:02d}-{val_loss:.2f}.weights.h5"``). ``save_best_only=True`` saves only
-    when ``monitor`` improves on the best value so far (``initial_value_threshold`` to start
-    from)."""
+    """Saves the whole model (a ``.keras`` archive) or its weights (``save_weights_only=True``,
+    a path ending in ``.weights.h5``) after every epoch (or every ``save_freq`` batches).
+    ``filepath`` may hold ``{epoch}`` and log names (``"ckpt-{epoch:02d}-{val_loss:.2f}.keras"``).
+    ``save_best_only=True`` saves only when ``monitor`` improves on the best value so far
+    (``initial_value_threshold`` to start from)."""
 
     def __init__(
         self,
@@ -508,16 +508,10 @@ class ModelCheckpoint(_MonitorCallback):
                     "When using `save_weights_only=True` in `ModelCheckpoint`, the filepath provided must end in "
                     f"`.weights.h5` (Keras weights format). Received: filepath={self.filepath}"
                 )
-        elif not self.filepath.endswith((".keras", ".h5")):
+        elif not self.filepath.endswith(".keras"):
             raise ValueError(
-                f"The filepath provided must end in `.keras` (Keras model format). Received: filepath={self.filepath}"
-            )
-
-    def on_train_begin(self, logs=None):
-        if not self.save_weights_only and not callable(getattr(self.model, "save", None)):
-            raise NotImplementedError(
-                "tfunc.keras cannot save whole models (`.keras` files) yet: use "
-                "ModelCheckpoint(..., save_weights_only=True) with a path ending in `.weights.h5`."
+                f"The filepath provided must end in `.keras` (Keras model format; tfunc.keras does not write the "
+                f"legacy `.h5` format). Received: filepath={self.filepath}"
             )
 
     def _needs_batch_logs(self, kind) -> bool:

@@ -1,5 +1,7 @@
-"""Model weights on disk in Keras 3's ``.weights.h5`` layout: :func:`save_weights` and
-:func:`load_weights`.
+"""Models on disk in Keras 3's formats: weights files (``.weights.h5``, :func:`save_weights` and
+:func:`load_weights`) and whole-model archives (``.keras``, :func:`save_model` and
+:func:`load_model`: a zip of ``config.json``, the model's serialized config from
+:mod:`tfunc.keras.serialization`, ``metadata.json`` and ``model.weights.h5``, a weights file).
 
 A file written here loads into the same architecture built with Keras 3, and a file written by
 Keras 3 loads here. The layout is Keras's object walk over the model:
@@ -34,7 +36,9 @@ optional dependency (the ``h5`` extra).
 
 from __future__ import annotations
 
+import datetime
 import io
+import json
 import os
 import re
 import uuid
@@ -48,9 +52,35 @@ from ..api.variables import Variable
 from ..core.context import init_scope
 from ..eager.convert import convert_to_tensor
 from ..module import Module, container_type
+from . import serialization
 from .layers.base import Layer, OperatorLayer
+from .serialization import (
+    CustomObjectScope,
+    custom_object_scope,
+    deserialize_keras_object,
+    get_custom_objects,
+    get_registered_name,
+    get_registered_object,
+    register_keras_serializable,
+    serialize_keras_object,
+)
 
-__all__ = ["save_weights", "load_weights"]
+__all__ = [
+    "save_weights",
+    "load_weights",
+    "save_model",
+    "load_model",
+    "model_from_json",
+    "clone_model",
+    "register_keras_serializable",
+    "get_registered_name",
+    "get_registered_object",
+    "get_custom_objects",
+    "custom_object_scope",
+    "CustomObjectScope",
+    "serialize_keras_object",
+    "deserialize_keras_object",
+]
 
 _SUFFIX = ".weights.h5"
 _KERAS_ARCHIVE_WEIGHTS = "model.weights.h5"  # the weights inside a `.keras` archive
@@ -365,26 +395,37 @@ def save_weights(model, path):
     tmp = os.path.join(directory, f".{os.path.basename(path)}.{uuid.uuid4().hex}.tmp")
     try:
         with h5py.File(tmp, "w-") as f:
-            for entry in entries:
-                group = f.require_group(entry.path).create_group("vars") if entry.path else f.create_group("vars")
-                group.attrs["name"] = entry.obj.name
-                for i, target in enumerate(entry.targets):
-                    value = np.asarray(target.read())
-                    if value.dtype == ml_dtypes.bfloat16:
-                        group.create_dataset(str(i), data=value.view(np.uint16).view("V2"))
-                        group[str(i)].attrs["dtype"] = "bfloat16"
-                    else:
-                        group.create_dataset(str(i), data=value)
-        fd = os.open(tmp, os.O_RDONLY)
-        try:
-            os.fsync(fd)  # on disk before it replaces a good file
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
+            _write(f, entries)
+        _replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.remove(tmp)
         raise
+
+
+def _write(f, entries) -> None:
+    """Every object's variables into the open HDF5 file ``f``."""
+    for entry in entries:
+        group = f.require_group(entry.path).create_group("vars") if entry.path else f.create_group("vars")
+        group.attrs["name"] = entry.obj.name
+        for i, target in enumerate(entry.targets):
+            value = np.asarray(target.read())
+            if value.dtype == ml_dtypes.bfloat16:
+                group.create_dataset(str(i), data=value.view(np.uint16).view("V2"))
+                group[str(i)].attrs["dtype"] = "bfloat16"
+            else:
+                group.create_dataset(str(i), data=value)
+
+
+def _replace(tmp, path) -> None:
+    """Moves the finished file ``tmp`` to ``path``, on disk first so it never replaces a good file
+    with a partial one."""
+    fd = os.open(tmp, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
 
 
 # --- loading ---------------------------------------------------------------------------------------
@@ -600,3 +641,86 @@ def _apply(assignments) -> None:
             if previous is not None:
                 _assign(target.variable, previous)
         raise
+
+
+# --- whole models: `.keras` archives ----------------------------------------------------------------
+
+_KERAS_FORMAT_VERSION = "3.15.1"  # the Keras release whose `.keras` format these archives follow
+_ARCHIVE_CONFIG = "config.json"
+_ARCHIVE_METADATA = "metadata.json"
+
+
+def save_model(model, path) -> None:
+    """Writes ``model`` to the ``.keras`` archive ``path`` as Keras 3 does: ``metadata.json``,
+    ``config.json`` (the model's serialized config, with its build and compile configs) and
+    ``model.weights.h5`` (the weights and optimizer variables, as :func:`save_weights` lays them
+    out). Written under a temporary name and then renamed, like a weights file."""
+    h5py = _h5py()
+    path = str(os.fspath(path))
+    if not path.endswith(".keras"):
+        raise ValueError(f"The filename must end in `.keras`. Received: filepath={path}")
+    _check_built(model, "saving")
+    config = json.dumps(serialization.serialize_keras_object(model))
+    metadata = json.dumps(
+        {"keras_version": _KERAS_FORMAT_VERSION, "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S")}
+    )
+    weights = io.BytesIO()
+    with h5py.File(weights, "w") as f:
+        _write(f, _collect(model))
+    tmp = os.path.join(os.path.dirname(os.path.abspath(path)), f".{os.path.basename(path)}.{uuid.uuid4().hex}.tmp")
+    try:
+        with zipfile.ZipFile(tmp, "x") as archive:
+            archive.writestr(_ARCHIVE_METADATA, metadata)
+            archive.writestr(_ARCHIVE_CONFIG, config)
+            archive.writestr(_KERAS_ARCHIVE_WEIGHTS, weights.getvalue())
+        _replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+
+
+def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
+    """The model in a ``.keras`` archive (written by :func:`save_model` or by Keras 3): rebuilt
+    from its config (user classes found through ``custom_objects`` or
+    ``register_keras_serializable``), compiled as it was saved (unless ``compile=False``), with
+    its weights and optimizer state loaded. ``safe_mode`` is accepted for Keras's signature:
+    tfunc never runs code from a file."""
+    path = str(os.fspath(filepath))
+    if not path.endswith(".keras"):
+        raise ValueError(
+            f"File format not supported: filepath={path}. tfunc.keras loads `.keras` archives; weights files "
+            "(`.weights.h5`) are loaded with `model.load_weights()` and SavedModels with `tf.saved_model.load()`."
+        )
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"No such file: {path}")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            config = json.loads(archive.read(_ARCHIVE_CONFIG))
+    except KeyError:
+        raise ValueError(f"The Keras archive {path} holds no `{_ARCHIVE_CONFIG}`.") from None
+    except (zipfile.BadZipFile, json.JSONDecodeError) as e:
+        raise ValueError(f"{path} is not a valid `.keras` archive: {e}") from None
+    if not compile:
+        config.pop("compile_config", None)
+    model = serialization.deserialize_keras_object(config, custom_objects=custom_objects, safe_mode=safe_mode)
+    load_weights(model, path)
+    return model
+
+
+def model_from_json(json_string, custom_objects=None):
+    """The model described by ``model.to_json()``'s output, with new weights."""
+    return serialization.deserialize_keras_object(json.loads(json_string), custom_objects=custom_objects)
+
+
+def clone_model(model, input_tensors=None, clone_function=None, call_function=None, recursive=False, **kwargs):
+    """A new model of ``model``'s architecture with new weights, uncompiled: the model rebuilt from
+    its config (Keras's ``clone_model`` with its default arguments)."""
+    if input_tensors is not None or clone_function is not None or call_function is not None or recursive or kwargs:
+        raise NotImplementedError(
+            "tfunc.keras.models.clone_model rebuilds a model from its config only: input_tensors, "
+            "clone_function, call_function and recursive are not supported."
+        )
+    config = serialization.serialize_keras_object(model)
+    config.pop("compile_config", None)
+    return serialization.deserialize_keras_object(config)

@@ -16,8 +16,9 @@ from ...api.variables import Variable
 from ...core import nest
 from ...eager.convert import convert_to_tensor
 from ...eager.tensor import Tensor
+from .. import serialization
 from ..keras_tensor import KerasTensor, compute_output_spec
-from ..layers.base import Layer
+from ..layers.base import Layer, _accepts
 from ..layers.input_layer import InputLayer
 from . import model as model_module
 from .model import Model
@@ -285,6 +286,117 @@ class Functional(Model):
     def _convert_inputs(self, inputs):
         return inputs  # conversion and casts per input happen in call()
 
+    # --- configs ---------------------------------------------------------------------------------
+    def get_config(self) -> dict:
+        """Keras 3's config: every layer's serialized config with the calls of it that belong to
+        this model (``inbound_nodes``: their arguments, a KerasTensor written as the layer, call
+        and output it came from) and the model's inputs and outputs written the same way."""
+        own = {id(node) for node in self._tfunc_nodes}
+        numbering = {}  # (layer, node index) -> the node's index among the layer's calls in this model
+        for layer in self._layers:
+            calls = [i for i, node in enumerate(layer._tfunc_inbound_nodes) if id(node) in own]
+            numbering.update({(id(layer), i): k for k, i in enumerate(calls)})
+
+        def history(t):
+            layer, node_index, tensor_index = t._keras_history
+            return [layer.name, numbering[(id(layer), node_index)], tensor_index]
+
+        def argument(x):
+            if isinstance(x, KerasTensor):
+                config = {"shape": x.shape.as_list(), "dtype": x.dtype.name, "keras_history": history(x)}
+                return {"class_name": "__keras_tensor__", "config": config}
+            return serialization.serialize_keras_object(x)
+
+        layers = []
+        for layer in self._layers:
+            config = serialization.serialize_keras_object(layer)
+            config["name"] = layer.name
+            config["inbound_nodes"] = [
+                {
+                    "args": nest.map_structure(argument, list(node.call_args)),
+                    "kwargs": nest.map_structure(argument, node.call_kwargs),
+                }
+                for node in layer._tfunc_inbound_nodes
+                if id(node) in own and not isinstance(layer, InputLayer)
+            ]
+            layers.append(config)
+        return {
+            "name": self.name,
+            "trainable": self.trainable,
+            "layers": layers,
+            "input_layers": _tensor_refs(self._tfunc_inputs_struct, history),
+            "output_layers": _tensor_refs(self._tfunc_outputs_struct, history),
+        }
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """A new functional model from :meth:`get_config`'s output (or Keras's): the layers are
+        rebuilt from their configs and called again, node by node, on new KerasTensors."""
+        layers, outputs_of, pending = {}, {}, []
+        for layer_config in config["layers"]:
+            layer = serialization.deserialize_keras_object(layer_config, custom_objects)
+            name = layer_config.get("name", layer.name)
+            layers[name] = layer
+            if isinstance(layer, InputLayer):
+                outputs_of[(name, 0)] = [layer.output]
+            pending += [(name, i, node) for i, node in enumerate(layer_config.get("inbound_nodes", ()))]
+
+        def resolve(x):
+            if isinstance(x, dict) and x.get("class_name") == "__keras_tensor__":
+                name, node_index, tensor_index = x["config"]["keras_history"]
+                return outputs_of[(name, node_index)][tensor_index]
+            if isinstance(x, dict) and "class_name" in x:
+                return serialization.deserialize_keras_object(x, custom_objects)
+            if isinstance(x, dict):
+                return {k: resolve(v) for k, v in x.items()}
+            if isinstance(x, list):
+                return [resolve(v) for v in x]
+            return x
+
+        def ready(x) -> bool:
+            if isinstance(x, dict) and x.get("class_name") == "__keras_tensor__":
+                name, node_index, _ = x["config"]["keras_history"]
+                return (name, node_index) in outputs_of
+            if isinstance(x, dict):
+                return all(ready(v) for v in x.values())
+            if isinstance(x, list):
+                return all(ready(v) for v in x)
+            return True
+
+        while pending:  # a node runs once every tensor it takes exists (and after the layer's earlier calls)
+            waiting = []
+            for name, i, node in pending:
+                earlier_done = i == 0 or (name, i - 1) in outputs_of
+                if earlier_done and ready(node.get("args", [])) and ready(node.get("kwargs", {})):
+                    kwargs = resolve(node.get("kwargs", {}))
+                    if kwargs.get("mask", 0) is None and not _accepts(layers[name].call, "mask"):
+                        del kwargs["mask"]  # Keras records mask=None for layers that take masks
+                    out = layers[name](*resolve(node.get("args", [])), **kwargs)
+                    outputs_of[(name, i)] = nest.flatten(out)
+                else:
+                    waiting.append((name, i, node))
+            if len(waiting) == len(pending):
+                raise ValueError(
+                    f"Cannot rebuild functional model {config.get('name')!r}: the calls of layers "
+                    f"{sorted({name for name, _, _ in waiting})} take tensors no layer of the config makes."
+                )
+            pending = waiting
+
+        def tensors(refs):
+            if isinstance(refs, dict):
+                return {k: tensors(v) for k, v in refs.items()}
+            if refs and isinstance(refs[0], list):
+                return [tensors(r) for r in refs]
+            name, node_index, tensor_index = refs
+            return outputs_of[(name, node_index)][tensor_index]
+
+        return cls(
+            inputs=tensors(config["input_layers"]),
+            outputs=tensors(config["output_layers"]),
+            name=config.get("name"),
+            trainable=config.get("trainable", True),
+        )
+
     def compute_output_shape(self, input_shape):
         def to_keras(shape, ref):
             return KerasTensor(list(shape), ref.dtype)
@@ -301,6 +413,16 @@ class Functional(Model):
 
     def _maybe_build(self, inputs):
         self.built = True
+
+
+def _tensor_refs(struct, history):
+    """A model's inputs or outputs as Keras's config writes them: ``[layer name, node index, tensor
+    index]`` for one tensor, a list or dict of those for a list or dict."""
+    if isinstance(struct, KerasTensor):
+        return history(struct)
+    if isinstance(struct, dict):
+        return {k: _tensor_refs(v, history) for k, v in struct.items()}
+    return [_tensor_refs(t, history) for t in struct]
 
 
 def _is_array_like_leaf(x) -> bool:

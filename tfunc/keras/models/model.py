@@ -12,13 +12,14 @@ Two ways to make one, as in Keras:
 
 from __future__ import annotations
 
+import json
 import os
 
 from ...core import nest
 from ...core.shapes import TensorShape
 from ...core.specs import TensorSpec
 from ...function.function import function
-from .. import saving
+from .. import saving, serialization
 from ..keras_tensor import KerasTensor, compute_output_spec
 from ..layers.base import Layer
 from ..trainers.trainer import Trainer
@@ -159,6 +160,39 @@ class Model(Trainer, Layer):
         inputs = to_keras(input_shape)
         self.built = True
         compute_output_spec(self.__call__, inputs)
+
+    # --- configs and whole-model files -----------------------------------------------------------
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """A new model from a config: a functional model's config (``layers``, ``input_layers``,
+        ``output_layers``) rebuilds a functional model; any other is passed to the constructor."""
+        functional = _FUNCTIONAL[0]
+        if cls is Model and all(k in config for k in ("layers", "input_layers", "output_layers")):
+            return functional.from_config(config, custom_objects=custom_objects)
+        return super().from_config(config)
+
+    def to_json(self, **kwargs) -> str:
+        """The model's serialized config as JSON (``keras.models.model_from_json`` reads it)."""
+        return json.dumps(serialization.serialize_keras_object(self), **kwargs)
+
+    def save(self, filepath, overwrite=True, zipped=None, **kwargs):
+        """Saves the whole model to a ``.keras`` archive (its config, compile config, weights and
+        optimizer state), in Keras 3's format: ``keras.models.load_model`` (here or in Keras)
+        reads it back."""
+        if kwargs:
+            raise TypeError(f"Model.save() got unexpected keyword arguments {sorted(kwargs)}.")
+        if zipped is False:
+            raise ValueError("tfunc.keras saves `.keras` archives zipped only (zipped=False is not supported).")
+        path = os.fspath(filepath)
+        if not str(path).endswith(".keras"):
+            raise ValueError(
+                "Invalid filepath extension for saving. Please add a `.keras` extension for the native Keras "
+                f"format; use `model.save_weights()` for a `.weights.h5` file or `tf.saved_model.save` for a "
+                f"SavedModel. Received: filepath={filepath}"
+            )
+        if not overwrite and os.path.exists(path) and not _ask_to_proceed_with_overwrite(path):
+            return
+        saving.save_model(self, path)
 
     # --- weights -------------------------------------------------------------------------------
     def save_weights(self, filepath, overwrite=True):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ...core.shapes import TensorShape
 from ...eager.tensor import Tensor
+from .. import serialization
 from ..keras_tensor import KerasTensor
 from ..layers.base import Layer, _accepts
 from ..layers.input_layer import InputLayer
@@ -130,6 +131,32 @@ class Sequential(Model):
             x = layer(x)
         self._tfunc_outputs = x
         self.built = True
+
+    # --- configs ---------------------------------------------------------------------------------
+    def get_config(self) -> dict:
+        """Keras 3's config: ``name``, ``trainable``, ``dtype``, every layer's serialized config
+        (the InputLayer first, when the model has one) and the input shape it was built for."""
+        config = {
+            "name": self.name,
+            "trainable": self.trainable,
+            "dtype": self._tfunc_dtype_config(),
+            "layers": [serialization.serialize_keras_object(layer) for layer in self._layers],
+        }
+        if self._layers and isinstance(self._layers[0], InputLayer):
+            config["build_input_shape"] = list(self._layers[0].batch_shape)
+        return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """A new Sequential model from :meth:`get_config`'s output (or Keras's), built when the
+        config holds its input shape."""
+        model = cls(name=config.get("name"), trainable=config.get("trainable", True))
+        for layer_config in config["layers"]:
+            model.add(serialization.deserialize_keras_object(layer_config, custom_objects), rebuild=False)
+        shape = config.get("build_input_shape")
+        if model.layers and (shape is not None or model._known_input_shape() is not None):
+            model.build(shape)
+        return model
 
     def _maybe_build(self, inputs):
         if self.built:

@@ -29,7 +29,7 @@ from ...function.function import function
 from ...tracing.func_graph import FuncGraph
 from .. import callbacks as callbacks_module
 from .. import metrics as metrics_module
-from .. import mixed_precision
+from .. import mixed_precision, serialization
 from .. import optimizers as optimizers_module
 from ..layers.base import _accepts
 from .compile_utils import CompileLoss, CompileMetrics
@@ -169,11 +169,20 @@ class Trainer:
             weighted_metrics=weighted_metrics,
             run_eagerly=run_eagerly,
             steps_per_execution=steps_per_execution,
-            jit_compile=jit_compile,
+            jit_compile=bool(jit_compile),
         )
 
     def get_compile_config(self) -> dict:
-        return dict(self._tfunc_compile_config) if self.compiled else {}
+        """The arguments of :meth:`compile`, serialized as Keras 3 writes them (the optimizer and
+        any loss or metric objects as configs)."""
+        if not self.compiled:
+            return {}
+        return serialization.serialize_keras_object(self._tfunc_compile_config)
+
+    def compile_from_config(self, config) -> None:
+        """Compiles the model with :meth:`get_compile_config`'s output (or Keras's)."""
+        config = serialization.deserialize_keras_object(config)
+        self.compile(**config)
 
     @property
     def run_eagerly(self) -> bool:
