@@ -305,3 +305,43 @@ def test_paths_and_objects_that_cannot_be_saved_or_loaded(tmp_path):
     with pytest.raises(ValueError, match="lambda"):
         with_lambda.save(tmp_path / "l.keras")
     assert not (tmp_path / "l.keras").exists()
+
+
+def test_functions_are_saved_by_name_and_found_only_where_they_may_be():
+    serialize, deserialize = keras.saving.serialize_keras_object, keras.saving.deserialize_keras_object
+    config = serialize(keras.losses.mean_squared_error)
+    assert config == {
+        "module": "keras.losses",
+        "class_name": "function",
+        "config": "mean_squared_error",
+        "registered_name": "mean_squared_error",
+    }
+    assert deserialize(config) is keras.losses.mean_squared_error
+    assert deserialize(serialize(keras.activations.relu)) is keras.activations.relu
+
+    @keras.saving.register_keras_serializable(package="tests")
+    def doubled(x):
+        return 2 * x
+
+    assert serialize(doubled)["registered_name"] == "tests>doubled"
+    assert deserialize(serialize(doubled)) is doubled
+    # a file never makes tfunc import a module outside tfunc and Keras's names
+    hostile = {"module": "os", "class_name": "function", "config": "system", "registered_name": None}
+    with pytest.raises(TypeError, match="Could not locate function 'system'"):
+        deserialize(hostile)
+
+
+def test_compile_configs_with_functions_and_objects_round_trip(tmp_path, rng):
+    model = keras.Sequential([keras.Input((3,)), layers.Dense(2)])
+    model.compile(
+        optimizer=keras.optimizers.SGD(0.1, momentum=0.9, clipnorm=1.0),
+        loss=keras.losses.mean_squared_error,
+        metrics=[keras.metrics.MeanAbsoluteError(name="abs")],
+    )
+    x, y = rng.standard_normal((8, 3)).astype("float32"), rng.standard_normal((8, 2)).astype("float32")
+    model.fit(x, y, verbose=0)
+    model.save(tmp_path / "m.keras")
+    again = keras.models.load_model(tmp_path / "m.keras")
+    assert again.loss is keras.losses.mean_squared_error
+    assert again.get_compile_config() == model.get_compile_config()
+    assert again.evaluate(x, y, verbose=0, return_dict=True) == model.evaluate(x, y, verbose=0, return_dict=True)

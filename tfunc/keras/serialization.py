@@ -158,13 +158,15 @@ _PUBLIC_MODULES = {
     "tfunc.keras.losses": "keras.losses",
     "tfunc.keras.metrics": "keras.metrics",
     "tfunc.keras.mixed_precision": "keras",
+    "tfunc.keras.activations": "keras.activations",
 }
 
 
-def _public_module(cls):
-    module = cls.__module__
+def _public_module(obj):
+    """The Keras module a built-in class or function of tfunc.keras is written under, or None."""
+    module = obj.__module__
     for prefix, public in _PUBLIC_MODULES.items():
-        if (module == prefix or module.startswith(prefix + ".")) and _builtin_class(public, cls.__name__) is cls:
+        if (module == prefix or module.startswith(prefix + ".")) and _builtin(public, obj.__name__) is obj:
             return public
     return None
 
@@ -194,7 +196,7 @@ def serialize_keras_object(obj):
                 "registered with `keras.saving.register_keras_serializable()`."
             )
         return {
-            "module": obj.__module__,
+            "module": _public_module(obj) or obj.__module__,
             "class_name": "function",
             "config": obj.__name__,
             "registered_name": get_registered_name(obj),
@@ -235,20 +237,26 @@ _NAMESPACES = {
     "keras.optimizers.schedules": ("optimizers.schedules",),
     "keras.losses": ("losses",),
     "keras.metrics": ("metrics",),
+    "keras.activations": ("activations",),
 }
 
 
-def _builtin_class(module, class_name):
-    """The tfunc.keras class Keras writes as ``module.class_name``, or None."""
+def _builtin(module, name):
+    """The tfunc.keras class or function Keras writes as ``module.name``, or None."""
     for namespace in _NAMESPACES.get(module, ()):
         # NOTE: imported when a config is read, not at import: tfunc.keras's modules import this one.
         target = importlib.import_module("tfunc.keras")
         for part in namespace.split("."):
             target = getattr(target, part)
-        found = getattr(target, class_name, None)
-        if inspect.isclass(found):
+        found = getattr(target, name, None)
+        if inspect.isclass(found) or inspect.isfunction(found):
             return found
     return None
+
+
+def _builtin_class(module, class_name):
+    found = _builtin(module, class_name)
+    return found if inspect.isclass(found) else None
 
 
 def _find(config, custom_objects):
@@ -290,11 +298,17 @@ def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwar
     if class_name in ("__tensor__", "__keras_tensor__", "__lambda__", "__typespec__"):
         raise ValueError(f"tfunc.keras cannot deserialize a {class_name} config here: {config}")
     if class_name == "function":
+        module = config.get("module") or ""
         found = get_registered_object(config.get("registered_name") or inner, custom_objects)
-        if found is None and config.get("module"):
-            found = getattr(importlib.import_module(config["module"]), inner, None)
         if found is None:
-            raise TypeError(f"Could not locate function '{inner}'. Register it or pass it in `custom_objects`.")
+            found = _builtin(module, inner)
+        if found is None and module.split(".")[0] == "tfunc":  # only tfunc's own modules are imported
+            found = getattr(importlib.import_module(module), inner, None)
+        if found is None:
+            raise TypeError(
+                f"Could not locate function '{inner}' (module {module!r}). Make sure custom functions are decorated "
+                "with `@keras.saving.register_keras_serializable()` or passed in `custom_objects`."
+            )
         return found
     cls = _find(config, custom_objects)
     from_config = getattr(cls, "from_config", None)
