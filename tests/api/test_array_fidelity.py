@@ -134,3 +134,30 @@ def test_gather_batch_dims_negative_and_mismatched_batches():
         tf.gather(tf.zeros([2, 3, 4]), [[0, 2]], axis=1, batch_dims=1)  # a batch of 1 is not broadcast
     with pytest.raises(tf.errors.InvalidArgumentError, match="should be equal"):
         tf.gather_nd(tf.zeros([2, 3, 4]), [[[0], [2]]], batch_dims=1)
+
+
+def test_a_boolean_key_indexes_as_a_mask_as_tensorflow():
+    t = tf.constant(np.arange(12.0).reshape(4, 3))
+    mask = np.array([True, False, True, True])
+    rows = np.arange(12.0).reshape(4, 3)[mask]
+    np.testing.assert_array_equal(t[mask].numpy(), rows)
+    np.testing.assert_array_equal(t[tf.constant(mask)].numpy(), rows)
+    np.testing.assert_array_equal(t[t > 4].numpy(), np.arange(5.0, 12.0))
+    traced = tf.function(lambda a, k: a[k])
+    np.testing.assert_array_equal(traced(t, tf.constant(mask)).numpy(), rows)
+    np.testing.assert_array_equal(tf.Variable(t)[mask].numpy(), rows)
+    with tf.GradientTape() as tape:
+        tape.watch(t)
+        y = tf.reduce_sum(t[mask] * 2.0)
+    np.testing.assert_array_equal(tape.gradient(y, t).numpy(), 2.0 * mask[:, None] * np.ones((4, 3)))
+
+
+def test_set_shape_on_an_eager_tensor_checks_the_shape_as_tensorflow():
+    x = tf.zeros([3, 6, 2])
+    x.set_shape([None, 6, None])
+    x.set_shape([3, 6, 2])
+    assert x.shape == (3, 6, 2)
+    with pytest.raises(ValueError, match="not compatible"):
+        x.set_shape([None, 5, None])
+    with pytest.raises(ValueError, match="not compatible"):
+        x.set_shape([3, 6])

@@ -7,8 +7,10 @@ behave alike while the tensor classes themselves know nothing of the ops.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..eager.tensor import EagerTensor, Tensor
-from . import array_ops, math_ops, nn_ops, slicing, variables
+from . import array_composites, array_ops, math_ops, nn_ops, slicing, variables
 
 
 def _reflect(fn):
@@ -80,7 +82,7 @@ def install() -> None:
         "__pos__": lambda self: self,
         "__abs__": lambda self: math_ops.abs(self),
         "__invert__": _invert,
-        "__getitem__": slicing.getitem,
+        "__getitem__": _getitem,
         "__getattr__": _no_attr,
     }
     for name, fn in _BINARY.items():
@@ -90,6 +92,14 @@ def install() -> None:
     for cls, name, fn in installs:
         setattr(cls, name, fn)
     # Tensor.__hash__ stays the one raising TypeError: __eq__ is elementwise (use .ref()).
+
+
+def _getitem(self, key):
+    """``tensor[key]``; a boolean tensor or NumPy array as the whole key is a mask
+    (``tf.boolean_mask``), as in TensorFlow."""
+    if (isinstance(key, Tensor) and key.dtype.is_bool) or (isinstance(key, np.ndarray) and key.dtype == np.bool_):
+        return array_composites.boolean_mask(self, key)
+    return slicing.getitem(self, key)
 
 
 def _iter(self):

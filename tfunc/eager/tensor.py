@@ -120,6 +120,12 @@ class EagerTensor(Tensor):
     def _shape_tuple(self):
         return self._value.shape
 
+    def set_shape(self, shape) -> None:
+        """Checks ``shape`` against the tensor's (fully known) shape, as TensorFlow's eager
+        ``set_shape`` does: a compatible shape changes nothing, another raises ValueError."""
+        if not self.shape.is_compatible_with(shape):
+            raise ValueError(f"Tensor's shape {self.shape} is not compatible with supplied shape {TensorShape(shape)}.")
+
     @property
     def ndim(self) -> int:
         return self._value.ndim
