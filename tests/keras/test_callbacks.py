@@ -68,6 +68,16 @@ def test_fit_evaluate_and_predict_call_every_hook_in_order():
     assert hooks.calls == ["on_predict_begin", "on_predict_batch_begin", "on_predict_batch_end", "on_predict_end"]
 
 
+def test_predict_batch_end_gets_the_batch_outputs_as_numpy_arrays_as_in_keras():
+    x, _ = data(8)
+    model = small_model()
+    seen = []
+    cb = callbacks.LambdaCallback(on_predict_batch_end=lambda batch, logs: seen.append(logs["outputs"]))
+    out = model.predict(x, batch_size=4, callbacks=[cb], verbose=0)
+    assert [type(o) for o in seen] == [np.ndarray, np.ndarray]
+    np.testing.assert_array_equal(np.concatenate(seen), out)
+
+
 def test_logs_passed_to_hooks_are_floats_in_sorted_order():
     x, y = data(8)
     seen = {}

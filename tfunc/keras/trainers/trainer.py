@@ -644,7 +644,8 @@ class Trainer:
                     outputs = [[] for _ in nest.flatten(batch_outputs)]
                 for acc, value in zip(outputs, nest.flatten(batch_outputs)):
                     acc.append(value)
-            callbacks.on_predict_batch_end(end, {"outputs": step_outputs[-1]})
+            # NumPy arrays, as Keras gives them to callbacks
+            callbacks.on_predict_batch_end(end, {"outputs": nest.map_structure(_to_numpy, step_outputs[-1])})
             if self.stop_predicting:
                 break
         callbacks.on_predict_end()
