@@ -19,8 +19,8 @@ def np_sigmoid(x):
 class Scale(layers.Layer):
     def build(self, input_shape):
         self.built_with = input_shape
-        self.w = self.add_weight("w", shape=(input_shape[-1],), initializer="ones")
-        self.frozen = self.add_weight("frozen", shape=(), initializer="zeros", trainable=False)
+        self.w = self.add_weight(name="w", shape=(input_shape[-1],), initializer="ones")
+        self.frozen = self.add_weight(name="frozen", shape=(), initializer="zeros", trainable=False)
 
     def call(self, inputs):
         return inputs * self.w + self.frozen
@@ -51,10 +51,10 @@ def test_add_weight_tracks_weights_names_and_trainability():
 def test_add_weight_initializers_by_name_and_callable():
     class L(layers.Layer):
         def build(self, input_shape):
-            self.a = self.add_weight("a", shape=(2, 3), initializer="zeros")
-            self.b = self.add_weight("b", shape=(2,), initializer="ones")
-            self.c = self.add_weight("c", shape=(2, 2), initializer=lambda shape, dtype=None: tf.fill(shape, 7.0))
-            self.d = self.add_weight("d", shape=(30, 40))  # glorot_uniform by default
+            self.a = self.add_weight(name="a", shape=(2, 3), initializer="zeros")
+            self.b = self.add_weight(name="b", shape=(2,), initializer="ones")
+            self.c = self.add_weight(name="c", shape=(2, 2), initializer=lambda shape, dtype=None: tf.fill(shape, 7.0))
+            self.d = self.add_weight(name="d", shape=(30, 40))  # glorot_uniform by default
 
     layer = L()
     layer(tf.ones([1, 1]))
@@ -64,7 +64,7 @@ def test_add_weight_initializers_by_name_and_callable():
     d = layer.d.numpy()
     assert d.dtype == np.float32 and np.abs(d).max() <= np.sqrt(6 / 70) and d.std() > 0.1
     with pytest.raises(ValueError, match="Unknown initializer"):
-        layer.add_weight("e", shape=(1,), initializer="no_such_init")
+        layer.add_weight(name="e", shape=(1,), initializer="no_such_init")
 
 
 def test_automatic_names_are_unique_and_snake_case():
@@ -352,3 +352,15 @@ def test_relu_on_integers_stays_exact():
     assert keras.activations.relu(x, max_value=6).numpy().tolist() == [6, 0, 6]
     leaky = keras.activations.relu(tf.constant([14, -3]), alpha=0.5)
     assert leaky.dtype == tf.float32 and leaky.numpy().tolist() == [14.0, -1.5]  # as Keras
+
+
+def test_add_weight_takes_shape_initializer_and_dtype_by_position_as_keras_3():
+    layer = layers.Layer()
+    w = layer.add_weight((2, 3), "ones", "float64", name="w")
+    assert w.shape == (2, 3) and w.dtype == tf.float64 and float(tf.reduce_sum(w)) == 6.0
+    with pytest.raises(ValueError, match="`name` must be passed as a keyword argument"):
+        layer.add_weight("kernel", shape=(2,))
+    with pytest.raises(ValueError, match="`shape` was passed both positionally and as a keyword"):
+        layer.add_weight((2,), shape=(2,))
+    with pytest.raises(TypeError, match="at most 3 positional arguments"):
+        layer.add_weight((2,), "ones", "float32", True)

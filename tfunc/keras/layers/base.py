@@ -344,16 +344,20 @@ class Layer(Module):
     # --- weights ------------------------------------------------------------------------
     def add_weight(
         self,
-        name=None,
+        *args,
         shape=None,
-        dtype=None,
         initializer=None,
-        regularizer=None,
+        dtype=None,
         trainable=None,
+        regularizer=None,
         constraint=None,
+        name=None,
         **kwargs,
     ):
         """Creates a weight variable named ``'<layer>/<name>'`` and tracks it.
+
+        As in Keras 3, ``shape``, ``initializer`` and ``dtype`` may be given by position, in that
+        order; ``name`` only by keyword (Keras 2's ``add_weight(name="kernel", ...)`` is refused).
 
         ``initializer``: a name (``'glorot_uniform'``, ``'zeros'``, ``'ones'``, ...), an Initializer,
         or a callable ``f(shape, dtype=...)``; by default glorot_uniform for floating dtypes and
@@ -363,6 +367,18 @@ class Layer(Module):
         """
         if kwargs:
             raise TypeError(f"Unknown keyword argument(s) passed to add_weight: {sorted(kwargs)}")
+        if args:
+            if len(args) > 3:
+                raise TypeError(f"add_weight() takes at most 3 positional arguments but {len(args)} were given.")
+            if isinstance(args[0], str):
+                raise ValueError(
+                    f"`name` must be passed as a keyword argument. Received: add_weight('{args[0]}', ...). "
+                    f"Use: add_weight(shape=..., name='{args[0]}')."
+                )
+            for key, value in zip(("shape", "initializer", "dtype"), args):
+                if {"shape": shape, "initializer": initializer, "dtype": dtype}[key] is not None:
+                    raise ValueError(f"`{key}` was passed both positionally and as a keyword argument.")
+            shape, initializer, dtype = (list(args) + [shape, initializer, dtype][len(args) :])[:3]
         if constraint is not None:
             raise ValueError("tfunc.keras does not support weight constraints (add_weight(constraint=...)).")
         dt = self._tfunc_dtype if dtype is None else keras_dtype(dtype)

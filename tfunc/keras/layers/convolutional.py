@@ -90,14 +90,14 @@ class _Conv(PolicyLayer):
                 "where axis -1 (0-based) is the channel dimension, which found to be `None`."
             )
         self.kernel = self.add_weight(
-            "kernel",
+            name="kernel",
             shape=(*self.kernel_size, channels, self.filters),
             initializer=self.kernel_initializer,
             regularizer=self.kernel_regularizer,
         )
         self.bias = (
             self.add_weight(
-                "bias", shape=(self.filters,), initializer=self.bias_initializer, regularizer=self.bias_regularizer
+                name="bias", shape=(self.filters,), initializer=self.bias_initializer, regularizer=self.bias_regularizer
             )
             if self.use_bias
             else None
@@ -258,14 +258,14 @@ class DepthwiseConv2D(PolicyLayer):
         channels = _channels(self, input_shape)
         kh, kw = self.kernel_size
         self.depthwise_kernel = self.add_weight(
-            "depthwise_kernel",
+            name="depthwise_kernel",
             shape=(kh, kw, channels, self.depth_multiplier),
             initializer=self.depthwise_initializer,
             regularizer=self.depthwise_regularizer,
         )
         self.bias = (
             self.add_weight(
-                "bias",
+                name="bias",
                 shape=(channels * self.depth_multiplier,),
                 initializer=self.bias_initializer,
                 regularizer=self.bias_regularizer,
@@ -369,14 +369,14 @@ class Conv2DTranspose(PolicyLayer):
         channels = _channels(self, input_shape)
         kh, kw = self.kernel_size
         self.kernel = self.add_weight(
-            "kernel",
+            name="kernel",
             shape=(kh, kw, self.filters, channels),
             initializer=self.kernel_initializer,
             regularizer=self.kernel_regularizer,
         )
         self.bias = (
             self.add_weight(
-                "bias", shape=(self.filters,), initializer=self.bias_initializer, regularizer=self.bias_regularizer
+                name="bias", shape=(self.filters,), initializer=self.bias_initializer, regularizer=self.bias_regularizer
             )
             if self.use_bias
             else None

@@ -59,7 +59,7 @@ class Dense(PolicyLayer):
                 f"Full input shape received: {shape}"
             )
         self.kernel = self.add_weight(
-            "kernel",
+            name="kernel",
             shape=(last, self.units),
             initializer=self.kernel_initializer,
             regularizer=self.kernel_regularizer,
@@ -68,7 +68,7 @@ class Dense(PolicyLayer):
         )
         self.bias = (
             self.add_weight(
-                "bias",
+                name="bias",
                 shape=(self.units,),
                 initializer=self.bias_initializer,
                 regularizer=self.bias_regularizer,
@@ -157,7 +157,7 @@ class Embedding(PolicyLayer):
 
     def build(self, input_shape=None):
         self.embeddings = self.add_weight(
-            "embeddings",
+            name="embeddings",
             shape=(self.input_dim, self.output_dim),
             initializer=self.embeddings_initializer,
             regularizer=self.embeddings_regularizer,

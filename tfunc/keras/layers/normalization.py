@@ -93,21 +93,23 @@ class BatchNormalization(PolicyLayer):
         pshape = tuple(dims)
         self.gamma = (
             self.add_weight(
-                "gamma", shape=pshape, initializer=self.gamma_initializer, regularizer=self.gamma_regularizer
+                name="gamma", shape=pshape, initializer=self.gamma_initializer, regularizer=self.gamma_regularizer
             )
             if self.scale
             else None
         )
         self.beta = (
-            self.add_weight("beta", shape=pshape, initializer=self.beta_initializer, regularizer=self.beta_regularizer)
+            self.add_weight(
+                name="beta", shape=pshape, initializer=self.beta_initializer, regularizer=self.beta_regularizer
+            )
             if self.center
             else None
         )
         self.moving_mean = self.add_weight(
-            "moving_mean", shape=pshape, initializer=self.moving_mean_initializer, trainable=False
+            name="moving_mean", shape=pshape, initializer=self.moving_mean_initializer, trainable=False
         )
         self.moving_variance = self.add_weight(
-            "moving_variance", shape=pshape, initializer=self.moving_variance_initializer, trainable=False
+            name="moving_variance", shape=pshape, initializer=self.moving_variance_initializer, trainable=False
         )
         self.built = True
 
@@ -208,12 +210,16 @@ class LayerNormalization(PolicyLayer):
         if None in dims:
             raise ValueError(f"LayerNormalization {self.name!r}: axis {self.axis} of {shape} must have a known size.")
         self.gamma = (
-            self.add_weight("gamma", shape=dims, initializer=self.gamma_initializer, regularizer=self.gamma_regularizer)
+            self.add_weight(
+                name="gamma", shape=dims, initializer=self.gamma_initializer, regularizer=self.gamma_regularizer
+            )
             if self.scale
             else None
         )
         self.beta = (
-            self.add_weight("beta", shape=dims, initializer=self.beta_initializer, regularizer=self.beta_regularizer)
+            self.add_weight(
+                name="beta", shape=dims, initializer=self.beta_initializer, regularizer=self.beta_regularizer
+            )
             if self.center and not self.rms_scaling
             else None
         )

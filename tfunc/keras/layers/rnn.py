@@ -148,10 +148,10 @@ class LSTMCell(_Cell):
             raise ValueError(f"LSTMCell {self.name!r} needs a defined last input dimension, got {shape}.")
         u = self.units
         self.kernel = self.add_weight(
-            "kernel", shape=(input_dim, 4 * u), initializer=self.kernel_initializer, regularizer=self.kernel_regularizer
+            name="kernel", shape=(input_dim, 4 * u), initializer=self.kernel_initializer, regularizer=self.kernel_regularizer
         )
         self.recurrent_kernel = self.add_weight(
-            "recurrent_kernel",
+            name="recurrent_kernel",
             shape=(u, 4 * u),
             initializer=self.recurrent_initializer,
             regularizer=self.recurrent_regularizer,
@@ -168,7 +168,7 @@ class LSTMCell(_Cell):
             else:
                 bias_initializer = self.bias_initializer
             self.bias = self.add_weight(
-                "bias", shape=(4 * u,), initializer=bias_initializer, regularizer=self.bias_regularizer
+                name="bias", shape=(4 * u,), initializer=bias_initializer, regularizer=self.bias_regularizer
             )
         else:
             self.bias = None
@@ -280,10 +280,10 @@ class GRUCell(_Cell):
             raise ValueError(f"GRUCell {self.name!r} needs a defined last input dimension, got {shape}.")
         u = self.units
         self.kernel = self.add_weight(
-            "kernel", shape=(input_dim, 3 * u), initializer=self.kernel_initializer, regularizer=self.kernel_regularizer
+            name="kernel", shape=(input_dim, 3 * u), initializer=self.kernel_initializer, regularizer=self.kernel_regularizer
         )
         self.recurrent_kernel = self.add_weight(
-            "recurrent_kernel",
+            name="recurrent_kernel",
             shape=(u, 3 * u),
             initializer=self.recurrent_initializer,
             regularizer=self.recurrent_regularizer,
@@ -291,7 +291,7 @@ class GRUCell(_Cell):
         if self.use_bias:
             shape = (2, 3 * u) if self.reset_after else (3 * u,)
             self.bias = self.add_weight(
-                "bias", shape=shape, initializer=self.bias_initializer, regularizer=self.bias_regularizer
+                name="bias", shape=shape, initializer=self.bias_initializer, regularizer=self.bias_regularizer
             )
         else:
             self.bias = None
