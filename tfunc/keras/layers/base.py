@@ -375,10 +375,11 @@ class Layer(Module):
                     f"`name` must be passed as a keyword argument. Received: add_weight('{args[0]}', ...). "
                     f"Use: add_weight(shape=..., name='{args[0]}')."
                 )
-            for key, value in zip(("shape", "initializer", "dtype"), args):
-                if {"shape": shape, "initializer": initializer, "dtype": dtype}[key] is not None:
+            keywords = [shape, initializer, dtype]
+            for key, keyword in zip(("shape", "initializer", "dtype"), keywords[: len(args)]):
+                if keyword is not None:
                     raise ValueError(f"`{key}` was passed both positionally and as a keyword argument.")
-            shape, initializer, dtype = (list(args) + [shape, initializer, dtype][len(args) :])[:3]
+            shape, initializer, dtype = list(args) + keywords[len(args) :]
         if constraint is not None:
             raise ValueError("tfunc.keras does not support weight constraints (add_weight(constraint=...)).")
         dt = self._tfunc_dtype if dtype is None else keras_dtype(dtype)

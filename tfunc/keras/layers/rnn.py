@@ -148,7 +148,10 @@ class LSTMCell(_Cell):
             raise ValueError(f"LSTMCell {self.name!r} needs a defined last input dimension, got {shape}.")
         u = self.units
         self.kernel = self.add_weight(
-            name="kernel", shape=(input_dim, 4 * u), initializer=self.kernel_initializer, regularizer=self.kernel_regularizer
+            name="kernel",
+            shape=(input_dim, 4 * u),
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
         )
         self.recurrent_kernel = self.add_weight(
             name="recurrent_kernel",
@@ -280,7 +283,10 @@ class GRUCell(_Cell):
             raise ValueError(f"GRUCell {self.name!r} needs a defined last input dimension, got {shape}.")
         u = self.units
         self.kernel = self.add_weight(
-            name="kernel", shape=(input_dim, 3 * u), initializer=self.kernel_initializer, regularizer=self.kernel_regularizer
+            name="kernel",
+            shape=(input_dim, 3 * u),
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
         )
         self.recurrent_kernel = self.add_weight(
             name="recurrent_kernel",
