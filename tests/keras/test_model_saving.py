@@ -345,3 +345,25 @@ def test_compile_configs_with_functions_and_objects_round_trip(tmp_path, rng):
     assert again.loss is keras.losses.mean_squared_error
     assert again.get_compile_config() == model.get_compile_config()
     assert again.evaluate(x, y, verbose=0, return_dict=True) == model.evaluate(x, y, verbose=0, return_dict=True)
+
+
+def test_a_registered_subclassed_model_round_trips_with_its_arguments(tmp_path, rng):
+    @keras.saving.register_keras_serializable(package="tests")
+    class TwoLayers(keras.Model):
+        def __init__(self, hidden, out=2, **kwargs):
+            super().__init__(**kwargs)
+            self.hidden = hidden
+            self.first = layers.Dense(hidden, activation="relu")
+            self.second = layers.Dense(out)
+
+        def call(self, x):
+            return self.second(self.first(x))
+
+    model = TwoLayers(5, name="two")
+    x = rng.standard_normal((3, 4)).astype("float32")
+    model(x)  # built by its first call
+    assert model.get_config()["hidden"] == 5 and model.get_build_config() == {"input_shape": [3, 4]}
+    model.save(tmp_path / "two.keras")
+    again = keras.models.load_model(tmp_path / "two.keras")
+    assert type(again) is TwoLayers and again.hidden == 5 and again.name == "two"
+    _same_outputs(model, again, x)

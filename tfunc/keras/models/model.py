@@ -21,7 +21,7 @@ from ...core.specs import TensorSpec
 from ...function.function import function
 from .. import saving, serialization
 from ..keras_tensor import KerasTensor, compute_output_spec
-from ..layers.base import Layer
+from ..layers.base import Layer, record_init_arguments
 from ..trainers.trainer import Trainer
 from . import summary as summary_utils
 
@@ -57,7 +57,9 @@ class Model(Trainer, Layer):
     def __new__(cls, *args, **kwargs):
         if cls is Model and _is_functional_call(args, kwargs):
             return object.__new__(_FUNCTIONAL[0])
-        return object.__new__(cls)
+        obj = object.__new__(cls)
+        record_init_arguments(obj, args, kwargs)  # for a subclassed model's automatic config
+        return obj
 
     def __init__(self, *args, **kwargs):
         if _is_functional_call(args, kwargs):
@@ -119,6 +121,7 @@ class Model(Trainer, Layer):
             return
         # what the model is first called with: its serving signature if it has no Input layers
         self._tfunc_build_specs = _specs_of(inputs)
+        self._tfunc_build_shape = nest.map_structure(lambda spec: spec.shape, self._tfunc_build_specs)
         if self._overrides_build():
             super()._maybe_build(inputs)
             return
