@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 import weakref
 
-from ..api import math_ops, nn_ops
+from ..api import math_ops, nn_composites, nn_ops
 from ..eager.convert import convert_to_tensor
 from . import serialization
 
@@ -23,6 +23,17 @@ __all__ = [
     "softplus",
     "exponential",
     "swish",
+    "silu",
+    "relu6",
+    "leaky_relu",
+    "hard_sigmoid",
+    "hard_silu",
+    "hard_swish",
+    "gelu",
+    "selu",
+    "softsign",
+    "mish",
+    "log_softmax",
     "get",
     "serialize",
     "deserialize",
@@ -154,6 +165,63 @@ def swish(x):
     return x * math_ops.sigmoid(x)
 
 
+silu = swish
+
+
+def relu6(x):
+    """``min(max(x, 0), 6)``."""
+    return math_ops.relu6(convert_to_tensor(x))
+
+
+def leaky_relu(x, negative_slope=0.2):
+    """``x`` for ``x > 0``, ``negative_slope * x`` otherwise."""
+    return nn_composites.leaky_relu(x, alpha=negative_slope)
+
+
+def hard_sigmoid(x):
+    """Keras 3's piecewise-linear sigmoid: ``relu6(x + 3) / 6`` (0 below -3, 1 above 3; Keras 2's
+    slope was 0.2)."""
+    x = convert_to_tensor(x)
+    return math_ops.relu6(x + 3.0) / 6.0
+
+
+def hard_silu(x):
+    """``x * hard_sigmoid(x)`` (hard swish)."""
+    x = convert_to_tensor(x)
+    return x * hard_sigmoid(x)
+
+
+hard_swish = hard_silu
+
+
+def gelu(x, approximate=False):
+    """Gaussian error linear unit: ``x * P(X <= x)`` for a standard normal X (its tanh
+    approximation with ``approximate=True``)."""
+    return nn_composites.gelu(x, approximate=approximate)
+
+
+def selu(x):
+    """Scaled exponential linear unit (Klambauer et al.'s constants)."""
+    return nn_composites.selu(x)
+
+
+def softsign(x):
+    """``x / (1 + |x|)``."""
+    return nn_composites.softsign(x)
+
+
+def mish(x):
+    """``x * tanh(softplus(x))``."""
+    x = convert_to_tensor(x)
+    return x * math_ops.tanh(math_ops.softplus(x))
+
+
+def log_softmax(x, axis=-1):
+    """``x - log(sum(exp(x), axis))``."""
+    return nn_ops.log_softmax(convert_to_tensor(x), axis=axis)
+
+
+# Keras's names (``serialize`` writes the first name of a function: "silu" for swish, as Keras 3).
 _BY_NAME = {
     "relu": relu,
     "sigmoid": sigmoid,
@@ -163,8 +231,18 @@ _BY_NAME = {
     "elu": elu,
     "softplus": softplus,
     "exponential": exponential,
-    "swish": swish,
     "silu": swish,
+    "swish": swish,
+    "relu6": relu6,
+    "leaky_relu": leaky_relu,
+    "hard_sigmoid": hard_sigmoid,
+    "hard_silu": hard_silu,
+    "hard_swish": hard_silu,
+    "gelu": gelu,
+    "selu": selu,
+    "softsign": softsign,
+    "mish": mish,
+    "log_softmax": log_softmax,
 }
 
 
@@ -188,11 +266,11 @@ def get(identifier):
 
 
 def serialize(activation):
-    """The name of a built-in activation function (``get``'s inverse); a user's function as Keras
-    writes one (``{"class_name": "function", "config": <its name>, ...}``)."""
+    """The name of a built-in activation function (``get``'s inverse: Keras's first name for it); a
+    user's function as Keras writes one (``{"class_name": "function", "config": <its name>, ...}``)."""
     for name, fn in _BY_NAME.items():
         if fn is activation:
-            return "swish" if fn is swish else name
+            return name
     return serialization.serialize_keras_object(activation)
 
 
