@@ -181,7 +181,7 @@ from .eager.dlpack import from_dlpack
 from .eager.tensor import Tensor
 from .function.concrete import ConcreteFunction
 from .function.function import Function, function
-from .keras import optimizers  # tf.optimizers: Keras's, as in TensorFlow 2
+from .keras import initializers, optimizers  # tf.initializers, tf.optimizers: Keras's, as in TensorFlow 2
 from .module import Module
 from .tracing.func_graph import FuncGraph as Graph
 from .tracing.symbolic import constant_value as get_static_value
@@ -211,6 +211,7 @@ __all__ = [
     "random",
     "saved_model",
     "strings",
+    "initializers",
     "optimizers",
     "train",
     "types",

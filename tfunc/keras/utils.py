@@ -1,5 +1,5 @@
-"""``tfunc.keras.utils``: :func:`set_random_seed`, :func:`to_categorical` and :class:`Progbar`,
-Keras's progress bar."""
+"""``tfunc.keras.utils``: :func:`set_random_seed`, :func:`to_categorical`,
+:func:`timeseries_dataset_from_array` and :class:`Progbar`, Keras's progress bar."""
 
 from __future__ import annotations
 
@@ -11,12 +11,14 @@ import time
 
 import numpy as np
 
-from ..api import array_ops, math_ops, random_ops
+from ..api import array_ops, creation_ops, math_ops, random_ops
 from ..api.variables import Variable
 from ..core import dtypes as D
+from ..data import AUTOTUNE, Dataset
+from ..eager.convert import convert_to_tensor
 from ..eager.tensor import Tensor
 
-__all__ = ["set_random_seed", "to_categorical", "Progbar"]
+__all__ = ["set_random_seed", "to_categorical", "timeseries_dataset_from_array", "Progbar"]
 
 
 def set_random_seed(seed):
@@ -57,6 +59,85 @@ def to_categorical(x, num_classes=None):
     categorical = np.zeros((x.shape[0], num_classes))
     categorical[np.arange(x.shape[0]), x] = 1
     return categorical.reshape(input_shape + (num_classes,))
+
+
+def _check_index(name, value, length):
+    if value < 0:
+        raise ValueError(f"`{name}` must be 0 or greater. Received: {name}={value}")
+    if value >= length:
+        raise ValueError(
+            f"`{name}` must be lower than the length of the data. Received: {name}={value}, for data of length {length}"
+        )
+
+
+def timeseries_dataset_from_array(
+    data,
+    targets,
+    sequence_length,
+    sequence_stride=1,
+    sampling_rate=1,
+    batch_size=128,
+    shuffle=False,
+    seed=None,
+    start_index=None,
+    end_index=None,
+):
+    """A dataset of sliding windows over ``data`` (a NumPy array or tensor, time first), as Keras's.
+
+    Window ``i`` starts at ``start_index + i * sequence_stride`` and holds ``sequence_length`` steps
+    ``sampling_rate`` apart, all before ``end_index``; ``targets[start_index + i * sequence_stride]``
+    comes with it (``(window, target)`` elements) unless ``targets`` is None. Elements are batched
+    by ``batch_size`` (None: single windows). ``shuffle`` shuffles the window starts with NumPy's
+    ``RandomState(seed)`` (the set of windows is Keras's; their order is not TensorFlow's shuffle).
+    Windows are gathered lazily, one element at a time, so long series are not copied whole."""
+    length = len(data)
+    if start_index:
+        _check_index("start_index", start_index, length)
+    if end_index:
+        if start_index and end_index <= start_index:
+            raise ValueError(
+                f"`end_index` must be higher than `start_index`. Received: start_index={start_index}, and "
+                f"end_index={end_index} "
+            )
+        _check_index("end_index", end_index, length)
+        if end_index <= 0:
+            raise ValueError(f"`end_index` must be higher than 0. Received: end_index={end_index}")
+    for name, value in (("sampling_rate", sampling_rate), ("sequence_stride", sequence_stride)):
+        if value <= 0:
+            raise ValueError(f"`{name}` must be higher than 0. Received: {name}={value}")
+        if value >= length:
+            raise ValueError(
+                f"`{name}` must be lower than the length of the data. Received: {name}={value}, for data of "
+                f"length {length}"
+            )
+    start_index = start_index or 0
+    end_index = length if end_index is None else end_index
+    num_seqs = end_index - start_index - (sequence_length - 1) * sampling_rate
+    if targets is not None:
+        num_seqs = min(num_seqs, len(targets))
+    starts = np.arange(0, num_seqs, sequence_stride, dtype="int32")
+    if shuffle:
+        if seed is None:
+            seed = np.random.randint(1e6)
+        np.random.RandomState(seed).shuffle(starts)
+    steps = convert_to_tensor(data[start_index:end_index])
+    span = int(sequence_length) * int(sampling_rate)
+
+    def window(start):
+        return array_ops.gather(steps, creation_ops.range(start, start + span, int(sampling_rate)))
+
+    dataset = Dataset.from_tensor_slices(starts)
+    if targets is None:
+        dataset = dataset.map(window)
+    else:
+        target_steps = convert_to_tensor(targets[start_index:end_index])
+        dataset = dataset.map(lambda start: (window(start), array_ops.gather(target_steps, start)))
+    dataset = dataset.prefetch(AUTOTUNE)
+    if batch_size is not None:
+        if shuffle:
+            dataset = dataset.shuffle(buffer_size=batch_size * 8, seed=seed)  # within nearby windows, as Keras
+        return dataset.batch(batch_size)
+    return dataset.shuffle(buffer_size=1024, seed=seed) if shuffle else dataset
 
 
 # --- the progress bar ----------------------------------------------------------------------------

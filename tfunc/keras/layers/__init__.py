@@ -12,6 +12,7 @@ later traces reuse them.  The built-in layers follow the dtype policy
 
 from .activation_layers import ELU, LeakyReLU, ReLU, Softmax
 from .base import Layer, reset_layer_names
+from .bidirectional import Bidirectional
 from .convolutional import (
     Conv1D,
     Conv2D,
@@ -58,9 +59,10 @@ from .pooling import (
     MaxPooling1D,
     MaxPooling2D,
 )
+from .preprocessing import Normalization, Rescaling
 from .regularization import Dropout
 from .reshaping import Flatten, Permute, Reshape, UpSampling2D, ZeroPadding2D
-from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
 
 __all__ = [
     "Layer",
@@ -77,11 +79,14 @@ __all__ = [
     "Conv2DTranspose",
     "Convolution2DTranspose",
     "DepthwiseConv2D",
+    "SimpleRNNCell",
     "LSTMCell",
     "GRUCell",
     "RNN",
+    "SimpleRNN",
     "LSTM",
     "GRU",
+    "Bidirectional",
     "Flatten",
     "Reshape",
     "Permute",
@@ -90,6 +95,8 @@ __all__ = [
     "Dropout",
     "BatchNormalization",
     "LayerNormalization",
+    "Normalization",
+    "Rescaling",
     "ReLU",
     "LeakyReLU",
     "ELU",

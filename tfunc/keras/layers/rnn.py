@@ -1,16 +1,19 @@
-"""Recurrent layers: ``LSTMCell``, ``GRUCell``, ``RNN``, ``LSTM``, ``GRU``.
+"""Recurrent layers: ``SimpleRNNCell``, ``LSTMCell``, ``GRUCell``, ``RNN``, ``SimpleRNN``, ``LSTM``,
+``GRU``.
 
 Weights are laid out as Keras lays them, so ``set_weights`` with a Keras layer's
 ``get_weights()`` gives the same outputs:
 
+* SimpleRNN: ``kernel (input_dim, units)``, ``recurrent_kernel (units, units)``, ``bias (units,)``;
 * LSTM: ``kernel (input_dim, 4 * units)``, ``recurrent_kernel (units, 4 * units)``,
   ``bias (4 * units,)``, gates in the order i, f, c, o;
 * GRU: ``kernel (input_dim, 3 * units)``, ``recurrent_kernel (units, 3 * units)``, gates in
   the order z, r, h; ``bias (2, 3 * units)`` (input and recurrent biases) with
   ``reset_after=True`` (Keras's default), ``(3 * units,)`` otherwise.
 
-A layer reads its cell's weights once per sequence and runs the steps on those tensors:
-eagerly and for a sequence length known while tracing, as a Python loop over the time
+A layer reads a built-in cell's weights once per sequence and runs the steps on those tensors
+(a user's cell, any layer with ``state_size`` and ``call(inputs, states)``, is called at each
+step, as Keras calls it): eagerly and for a sequence length known while tracing, as a Python loop over the time
 steps; for a length known only at run time, as a graph while-loop.
 """
 
@@ -27,8 +30,9 @@ from ...eager.tensor import Tensor
 from .. import activations as _activations
 from .. import initializers as _initializers
 from .. import regularizers as _regularizers
+from .. import serialization as _serialization
 from ..dtypes import keras_dtype
-from .base import refuse_unsupported
+from .base import Layer, refuse_unsupported
 from .policy import PolicyLayer
 
 
@@ -73,6 +77,108 @@ class _Cell(PolicyLayer):
     def compute_output_shape(self, input_shape):
         shape = TensorShape(input_shape)
         return TensorShape(shape.as_list()[:-1] + [self.units])
+
+
+# --- SimpleRNNCell -------------------------------------------------------------------------
+
+
+class SimpleRNNCell(_Cell):
+    """One step of a Keras SimpleRNN: ``h_new = activation(inputs @ kernel + bias + h @
+    recurrent_kernel)``. ``cell(inputs, h)`` returns ``(h_new, h_new)``; ``cell(inputs, [h])``
+    returns ``(h_new, [h_new])``."""
+
+    def __init__(
+        self,
+        units,
+        activation="tanh",
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        recurrent_initializer="orthogonal",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        recurrent_regularizer=None,
+        bias_regularizer=None,
+        kernel_constraint=None,
+        recurrent_constraint=None,
+        bias_constraint=None,
+        dropout=0.0,
+        recurrent_dropout=0.0,
+        seed=None,
+        **kwargs,
+    ):
+        super().__init__(**kwargs)
+        units = int(units)
+        if units <= 0:
+            raise ValueError(
+                f"Received an invalid value for argument `units`, expected a positive integer, got {units}."
+            )
+        refuse_unsupported(
+            kernel_constraint=kernel_constraint,
+            recurrent_constraint=recurrent_constraint,
+            bias_constraint=bias_constraint,
+        )
+        _check_no_dropout("SimpleRNNCell", dropout, recurrent_dropout)
+        self.units = units
+        self.activation = _activations.get(activation)
+        self.use_bias = bool(use_bias)
+        self.kernel_initializer = _initializers.get(kernel_initializer)
+        self.recurrent_initializer = _initializers.get(recurrent_initializer)
+        self.bias_initializer = _initializers.get(bias_initializer)
+        self.kernel_regularizer = _regularizers.get(kernel_regularizer)
+        self.recurrent_regularizer = _regularizers.get(recurrent_regularizer)
+        self.bias_regularizer = _regularizers.get(bias_regularizer)
+        self.dropout = 0.0
+        self.recurrent_dropout = 0.0
+        self.state_size = units
+        self.output_size = units
+
+    def build(self, input_shape):
+        shape = TensorShape(input_shape)
+        input_dim = shape[-1] if shape.rank is not None else None
+        if input_dim is None:
+            raise ValueError(f"SimpleRNNCell {self.name!r} needs a defined last input dimension, got {shape}.")
+        u = self.units
+        self.kernel = self.add_weight(
+            name="kernel",
+            shape=(input_dim, u),
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
+        )
+        self.recurrent_kernel = self.add_weight(
+            name="recurrent_kernel",
+            shape=(u, u),
+            initializer=self.recurrent_initializer,
+            regularizer=self.recurrent_regularizer,
+        )
+        self.bias = (
+            self.add_weight(
+                name="bias", shape=(u,), initializer=self.bias_initializer, regularizer=self.bias_regularizer
+            )
+            if self.use_bias
+            else None
+        )
+        self.built = True
+
+    def read_weights(self):
+        return {
+            "kernel": self._compute(self.kernel),
+            "recurrent_kernel": self._compute(self.recurrent_kernel),
+            "bias": self._compute(self.bias) if self.use_bias else None,
+        }
+
+    def step(self, inputs, states, weights):
+        (h_tm1,) = states
+        h = nn_ops.matmul(inputs, weights["kernel"])
+        if weights["bias"] is not None:
+            h = nn_ops.bias_add(h, weights["bias"])
+        h = self.activation(h + nn_ops.matmul(h_tm1, weights["recurrent_kernel"]))
+        return h, [h]
+
+    def call(self, inputs, states, training=None):
+        nested = isinstance(states, (list, tuple))
+        (h_tm1,) = _states_list(self, states, 1)
+        h, new = self.step(self._compute(inputs), [self._compute(h_tm1)], self.read_weights())
+        return h, (new if nested else h)
 
 
 # --- LSTMCell ------------------------------------------------------------------------------
@@ -353,10 +459,21 @@ class GRUCell(_Cell):
 # --- RNN, LSTM, GRU ----------------------------------------------------------------------------
 
 
+def _state_sizes(cell) -> list:
+    """A cell's ``state_size`` as a list (one int per state tensor), as Keras's RNN keeps it."""
+    size = cell.state_size
+    return [int(size)] if isinstance(size, (int, np.integer)) else [int(d) for d in size]
+
+
 class RNN(PolicyLayer):
     """Runs ``cell`` over the time axis of ``(batch, time, features)`` inputs.
 
-    Returns the last output, or every output ``(batch, time, units)`` with
+    ``cell``: a built-in cell, or a user's layer with ``state_size`` (an int, or a list of ints,
+    one per state) and ``call(inputs, states)`` returning ``(output, new_states)``, called with
+    the states as a list, as Keras calls it; its ``get_initial_state(batch_size=...)`` is used if
+    it has one, zeros otherwise.
+
+    Returns the last output, or every output ``(batch, time, output_size)`` with
     ``return_sequences``; with ``return_state`` also the final states (``output, h, c`` for an
     LSTM cell, ``output, h`` for a GRU cell).  ``go_backwards`` runs the sequence in reverse (and
     returns the outputs in the order they were computed, as Keras does).  ``initial_state`` (a
@@ -374,8 +491,15 @@ class RNN(PolicyLayer):
         zero_output_for_mask=False,
         **kwargs,
     ):
-        if not isinstance(cell, _Cell):
-            raise TypeError(f"tfunc.keras RNN runs the built-in cells (LSTMCell, GRUCell); got {type(cell).__name__}.")
+        if isinstance(cell, (list, tuple)):
+            raise ValueError("tfunc.keras RNN takes one cell: stacking cells (RNN([cell, ...])) is not supported.")
+        if not callable(getattr(cell, "call", None)):
+            raise ValueError(f"Argument `cell` should have a `call` method. Received: cell={cell}")
+        if getattr(cell, "state_size", None) is None:
+            raise ValueError(
+                "The RNN cell should have a `state_size` attribute (single integer or list of integers, one "
+                f"integer per RNN state). Received: cell={cell}"
+            )
         if stateful:
             raise ValueError("tfunc.keras recurrent layers do not support stateful=True.")
         if "time_major" in kwargs and kwargs.pop("time_major"):
@@ -388,9 +512,22 @@ class RNN(PolicyLayer):
         self.stateful = False
         self.unroll = bool(unroll)
 
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """Keras's RNN config holds its cell's config (LSTM, GRU and SimpleRNN hold none)."""
+        if "cell" in config:
+            config = dict(config, cell=_serialization.deserialize_keras_object(config["cell"], custom_objects))
+        return super().from_config(config)
+
     @property
     def units(self):
         return self.cell.units
+
+    @property
+    def _output_size(self) -> int:
+        """The size of each step's output (``output_size``, else the first state's, as Keras)."""
+        size = getattr(self.cell, "output_size", None)
+        return _state_sizes(self.cell)[0] if size is None else int(size)
 
     def build(self, input_shape):
         shape = TensorShape(input_shape)
@@ -399,20 +536,38 @@ class RNN(PolicyLayer):
                 f'Input 0 of layer "{self.name}" is incompatible with the layer: expected ndim=3, found '
                 f"ndim={shape.rank}. Full shape received: {tuple(shape.as_list())}"
             )
-        if not self.cell.built:
+        if isinstance(self.cell, Layer) and not self.cell.built:
             self.cell.build(TensorShape([shape[0], shape[2]]))
             self.cell.built = True
         self.built = True
 
-    def _zeros(self, x):
-        """Zero states shaped (batch, units), for a batch known only at run time too."""
-        n = len(self.cell.state_size) if isinstance(self.cell.state_size, list) else 1
+    def _zeros(self, x, size):
+        """Zeros shaped (batch, size), for a batch known only at run time too."""
         batch = x.shape[0]
         if batch is not None:
-            return [creation_ops.zeros((batch, self.units), dtype=x.dtype) for _ in range(n)]
-        first = x[:, 0, :]
-        zero = nn_ops.matmul(first, creation_ops.zeros((x.shape[2], self.units), dtype=x.dtype))
-        return [zero for _ in range(n)]
+            return creation_ops.zeros((batch, size), dtype=x.dtype)
+        return nn_ops.matmul(x[:, 0, :], creation_ops.zeros((x.shape[2], size), dtype=x.dtype))
+
+    def _initial_states(self, x):
+        make = getattr(self.cell, "get_initial_state", None)
+        if make is None or isinstance(self.cell, _Cell):
+            return [self._zeros(x, d) for d in _state_sizes(self.cell)]
+        batch = x.shape[0] if x.shape[0] is not None else array_ops.shape(x)[0]
+        states = make(batch_size=batch)
+        return [self._compute(s) for s in (states if isinstance(states, (list, tuple)) else [states])]
+
+    def _step_fn(self):
+        """``step(x_t, states) -> (output, new_states)``: a built-in cell's step on its weights read
+        once; a user's cell called at each step, its new states made a list."""
+        if isinstance(self.cell, _Cell):
+            weights = self.cell.read_weights()
+            return lambda xt, states: self.cell.step(xt, states, weights)
+
+        def step(xt, states):
+            out, new = self.cell(xt, list(states))
+            return out, list(new) if isinstance(new, (list, tuple)) else [new]
+
+        return step
 
     def call(self, inputs, initial_state=None, training=None, mask=None):
         if mask is not None:
@@ -422,23 +577,22 @@ class RNN(PolicyLayer):
             raise ValueError(
                 f"{type(self).__name__} {self.name!r} expects (batch, time, features) inputs, got {x.shape}."
             )
-        n = len(self.cell.state_size) if isinstance(self.cell.state_size, list) else 1
         states = (
-            self._zeros(x)
+            self._initial_states(x)
             if initial_state is None
-            else [self._compute(s) for s in _states_list(self.cell, initial_state, n)]
+            else [self._compute(s) for s in _states_list(self.cell, initial_state, len(_state_sizes(self.cell)))]
         )
-        weights = self.cell.read_weights()
+        step = self._step_fn()
         steps = x.shape[1]
         if steps is not None or ctx.graph is None:
-            outputs, states = self._unrolled(x, states, weights)
+            outputs, states = self._unrolled(x, states, step)
         else:
-            outputs, states = self._looped(x, states, weights)
+            outputs, states = self._looped(x, states, step)
         if not self.return_state:
             return outputs
         return (outputs, *states)
 
-    def _unrolled(self, x, states, weights):
+    def _unrolled(self, x, states, step):
         """A Python loop over the time steps (eager code, and lengths known while tracing)."""
         xs = array_ops.unstack(x, axis=1)
         if self.go_backwards:
@@ -446,7 +600,7 @@ class RNN(PolicyLayer):
         outs = []
         out = None
         for xt in xs:
-            out, states = self.cell.step(xt, states, weights)
+            out, states = step(xt, states)
             outs.append(out)
         if out is None:
             raise ValueError(f"{type(self).__name__} {self.name!r} got a sequence of length 0.")
@@ -454,7 +608,7 @@ class RNN(PolicyLayer):
             return array_ops.stack(outs, axis=1), states
         return out, states
 
-    def _looped(self, x, states, weights):
+    def _looped(self, x, states, step):
         """A graph while-loop for a length known only at run time; with ``return_sequences``
         the step outputs go into a time-major buffer."""
         xs = array_ops.transpose(x, [1, 0, 2])
@@ -468,7 +622,7 @@ class RNN(PolicyLayer):
             return t < steps
 
         def body(t, *rest):
-            out, new = self.cell.step(array_ops.gather(xs, t), list(rest[:n]), weights)
+            out, new = step(array_ops.gather(xs, t), list(rest[:n]))
             if keep:
                 buf = indexing_ops.tensor_scatter_nd_update(rest[n], array_ops.reshape(t, [1, 1]), out[None])
                 return (t + 1, *new, buf)
@@ -476,7 +630,7 @@ class RNN(PolicyLayer):
 
         init = [convert_to_tensor(0), *states]
         if keep:
-            init.append(nn_ops.matmul(xs, creation_ops.zeros((x.shape[2], self.units), dtype=x.dtype)))
+            init.append(nn_ops.matmul(xs, creation_ops.zeros((x.shape[2], self._output_size), dtype=x.dtype)))
         result = control_flow_ops.while_loop(cond, body, tuple(init))
         final = list(result[1 : 1 + n])
         if keep:
@@ -485,8 +639,69 @@ class RNN(PolicyLayer):
 
     def compute_output_shape(self, input_shape):
         n, t, _ = TensorShape(input_shape).as_list()
-        out = TensorShape([n, t, self.units] if self.return_sequences else [n, self.units])
-        return out
+        size = self._output_size
+        return TensorShape([n, t, size] if self.return_sequences else [n, size])
+
+
+class SimpleRNN(RNN):
+    """A fully connected RNN whose output is fed back as its input (an :class:`RNN` of a
+    :class:`SimpleRNNCell`); its weights are the cell's ``kernel``, ``recurrent_kernel`` and
+    ``bias``, as in Keras."""
+
+    _tfunc_config_lists_activity_regularizer = True
+
+    def __init__(
+        self,
+        units,
+        activation="tanh",
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        recurrent_initializer="orthogonal",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        recurrent_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        recurrent_constraint=None,
+        bias_constraint=None,
+        dropout=0.0,
+        recurrent_dropout=0.0,
+        return_sequences=False,
+        return_state=False,
+        go_backwards=False,
+        stateful=False,
+        unroll=False,
+        seed=None,
+        **kwargs,
+    ):
+        cell = SimpleRNNCell(
+            units,
+            activation=activation,
+            use_bias=use_bias,
+            kernel_initializer=kernel_initializer,
+            recurrent_initializer=recurrent_initializer,
+            bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer,
+            recurrent_regularizer=recurrent_regularizer,
+            bias_regularizer=bias_regularizer,
+            kernel_constraint=kernel_constraint,
+            recurrent_constraint=recurrent_constraint,
+            bias_constraint=bias_constraint,
+            dropout=dropout,
+            recurrent_dropout=recurrent_dropout,
+            dtype=kwargs.get("dtype"),
+        )
+        super().__init__(
+            cell,
+            return_sequences=return_sequences,
+            return_state=return_state,
+            go_backwards=go_backwards,
+            stateful=stateful,
+            unroll=unroll,
+            activity_regularizer=activity_regularizer,
+            **kwargs,
+        )
 
 
 class LSTM(RNN):
