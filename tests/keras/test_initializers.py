@@ -105,3 +105,16 @@ def test_seeded_initializer_repeats_its_values():
     assert not np.array_equal(initializers.GlorotUniform(seed=8)((4, 5)).numpy(), a)
     q1 = initializers.Orthogonal(seed=3)((4, 4)).numpy()
     np.testing.assert_array_equal(q1, initializers.Orthogonal(seed=3)((4, 4)).numpy())
+
+
+def test_identity_and_keras_short_names():
+    init = initializers.get({"class_name": "Identity", "config": {"gain": 2.0}})
+    np.testing.assert_array_equal(init((2, 3)).numpy(), 2.0 * np.eye(2, 3))
+    np.testing.assert_array_equal(initializers.get("identity")((3, 3)).numpy(), np.eye(3))
+    with pytest.raises(ValueError, match="only be used for 2D matrices"):
+        initializers.Identity()((2, 3, 4))
+    assert type(initializers.get("uniform")) is initializers.RandomUniform
+    assert type(initializers.get("normal")) is initializers.RandomNormal
+    assert type(initializers.get("zero")) is initializers.Zeros and type(initializers.get("one")) is initializers.Ones
+    assert initializers.get("IdentityInitializer").gain == 1.0
+    assert type(initializers.get("OrthogonalInitializer")) is initializers.Orthogonal

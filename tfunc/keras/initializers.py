@@ -41,6 +41,9 @@ __all__ = [
     "LecunNormal",
     "LecunUniform",
     "Orthogonal",
+    "OrthogonalInitializer",
+    "Identity",
+    "IdentityInitializer",
     "get",
     "serialize",
     "deserialize",
@@ -342,6 +345,31 @@ class Orthogonal(_Random):
         return {"gain": self.gain, "seed": self.seed}
 
 
+class Identity(Initializer):
+    """``gain`` times the identity matrix (for 2-D shapes only; a non-square one gets ones on its
+    main diagonal), as Keras's ``Identity``."""
+
+    def __init__(self, gain=1.0):
+        self.gain = gain
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        shape = _shape(shape)
+        dt = _float_dtype(dtype, "Identity")
+        if len(shape) != 2:
+            raise ValueError(
+                "Identity matrix initializer can only be used for 2D matrices. "
+                f"Received: shape={shape} of rank {len(shape)}."
+            )
+        with init_scope():
+            return convert_to_tensor((float(self.gain) * np.eye(*shape)).astype(dt.as_numpy_dtype), dtype=dt)
+
+    def get_config(self):
+        return {"gain": self.gain}
+
+
+OrthogonalInitializer = Orthogonal  # Keras's other names of these two classes
+IdentityInitializer = Identity
+
 # Keras's lower-case aliases.
 zeros = Zeros
 ones = Ones
@@ -357,6 +385,7 @@ he_uniform = HeUniform
 lecun_normal = LecunNormal
 lecun_uniform = LecunUniform
 orthogonal = Orthogonal
+identity = Identity
 
 _BY_NAME = {
     "zeros": Zeros,
@@ -373,8 +402,15 @@ _BY_NAME = {
     "lecun_normal": LecunNormal,
     "lecun_uniform": LecunUniform,
     "orthogonal": Orthogonal,
+    "identity": Identity,
+    # Keras's short names
+    "uniform": RandomUniform,
+    "normal": RandomNormal,
+    "zero": Zeros,
+    "one": Ones,
 }
 _BY_CLASS_NAME = {cls.__name__: cls for cls in _BY_NAME.values()}
+_BY_CLASS_NAME.update(OrthogonalInitializer=Orthogonal, IdentityInitializer=Identity)
 
 
 def get(identifier):
