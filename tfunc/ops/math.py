@@ -661,8 +661,12 @@ def _clip_infer(specs, attrs):
 # TensorFlow's order, ``maximum(minimum(t, max), min)``: when min > max, min wins (NumPy's
 # clip applies the bounds the other way round and lets max win).
 def _clip_impl(xp, x, lo, hi, out=None):
-    r = xp.minimum(x, widen(xp, hi, x), out=out)
-    r = xp.maximum(r, widen(xp, lo, r), out=r if out is not None else None)
+    # min with hi, then max with lo (TensorFlow's order: lo wins when lo > hi).  The first pass
+    # must not write over lo, which a fused kernel may pass as out (lo's buffer is dead after
+    # this step); the second is one ufunc, which may overwrite its own inputs.
+    first = out if out is None or not xp.may_share_memory(out, lo) else None
+    r = xp.minimum(x, widen(xp, hi, x), out=first)
+    r = xp.maximum(r, widen(xp, lo, r), out=out)
     if out is None and r.shape != x.shape:  # shapes unknown while tracing (a fused chain's buffer
         # has the chain's shape: inference checked the member)
         raise IncompatibleShapesError(
