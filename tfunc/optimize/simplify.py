@@ -91,44 +91,8 @@ def _neutral(left_value=None, right_value=None):
     return rule
 
 
-def _scale_smaller_operand(graph, node):
-    """multiply(matmul(a, b), c) with a constant scalar c -> matmul(a*c, b) or matmul(a, b*c),
-    whichever operand is smaller; the product must have no other use."""
-    for m_ref, c_ref in (node.inputs, node.inputs[::-1]):
-        m, c = graph.node(m_ref[0]), graph.node(c_ref[0])
-        if m.op != "matmul" or c.op != "const" or graph.spec(c_ref).shape != ():
-            continue
-        if not np.isfinite(c.attrs["value"]):  # inf * (A @ B) and (inf * A) @ B differ (inf - inf)
-            continue
-        if graph.spec(c_ref).dtype is not m.outputs[0].dtype or not _same_spec(graph, node, m_ref):
-            continue
-        if m.outputs[0].dtype._np.itemsize < 4:
-            # float16/bfloat16: scaling an operand first moves where the product overflows or
-            # underflows within their narrow range (1e-5 * (a @ b) of loss scaling gave 0)
-            continue
-        if len(graph.uses(m_ref)) != 1 or m_ref in graph.output_refs():
-            continue
-        sizes = [num_elements(graph.spec(r).shape) for r in m.inputs]
-        if None in sizes or min(sizes) >= num_elements(m.outputs[0].shape):
-            continue
-        k = sizes.index(min(sizes))
-        operand = m.inputs[k]
-        scaled = graph.add_node(
-            "multiply",
-            (operand, c_ref),
-            {},
-            (graph.spec(operand),),
-            name=f"{node.name}/scaled",
-            at=m.id,
-            meta=dict(node.meta),
-        )
-        graph.set_input(m.id, k, (scaled.id, 0))
-        return m_ref
-    return None
-
-
 def _multiply(graph, node):
-    return _neutral(1, 1)(graph, node) or _scale_smaller_operand(graph, node)
+    return _neutral(1, 1)(graph, node)
 
 
 def _passthrough(graph, node):
