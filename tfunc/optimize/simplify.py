@@ -14,18 +14,11 @@ Rules: ``x*1``, ``1*x``, ``x+0``, ``0+x``, ``x-0``, ``x/1``, ``--x``,
 applies only where the result has exactly the node's shape and dtype (so a
 broadcasting ``x + 0`` stays).
 
-One rule moves work rather than removing it: a constant scalar times a matmul
-scales the smaller operand instead (as Grappler folds a multiply into a
-convolution's filter), so an SGD step's ``0.1 * (x^T @ d)`` scales the
-128x256 ``d`` rather than the 784x256 product::
-
-    %g = matmul(%x, %d, transpose_a=True)     %s = multiply(%d, 0.1)
-    %u = multiply(%g, 0.1)              ->    %g = matmul(%x, %s, transpose_a=True)
-
-Another hoists a unary elementwise op above a ``split`` whose parts it is applied to (as
-Grappler's HoistCWiseUnaryChains, which asks for every part; here two parts that hold at
-least half of the input are enough): an LSTM's three gate sigmoids become one call on the
-whole pre-activation, which the elementwise fusion then joins to the matmul's epilogue::
+One rule moves work rather than removing it: it hoists a unary elementwise op above a
+``split`` whose parts it is applied to (as Grappler's HoistCWiseUnaryChains, which asks for
+every part; here two parts that hold at least half of the input are enough): an LSTM's three
+gate sigmoids become one call on the whole pre-activation, which the elementwise fusion then
+joins to the matmul's epilogue::
 
     %i, %f, %c, %o = split(%z, 4)             %s = sigmoid(%z)
     %si = sigmoid(%i)                   ->    %si, %sf, _, %so = split(%s, 4)
