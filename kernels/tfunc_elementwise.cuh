@@ -38,6 +38,24 @@ template <> __device__ __forceinline__ double tf_floormod<double>(double a, doub
     return r;
 }
 
+// Division rounded toward zero and its remainder (TensorFlow's truncatediv/truncatemod):
+// C's / and % for integers, trunc and fmod for floats.
+template <typename T> __device__ __forceinline__ T tf_truncatediv(T a, T b) { return a / b; }
+template <> __device__ __forceinline__ float tf_truncatediv<float>(float a, float b) { return truncf(a / b); }
+template <> __device__ __forceinline__ double tf_truncatediv<double>(double a, double b) { return trunc(a / b); }
+template <typename T> __device__ __forceinline__ T tf_truncatemod(T a, T b) { return a % b; }
+template <> __device__ __forceinline__ float tf_truncatemod<float>(float a, float b) { return fmodf(a, b); }
+template <> __device__ __forceinline__ double tf_truncatemod<double>(double a, double b) { return fmod(a, b); }
+
+// Shifts with the count clamped to [0, bits - 1], as TensorFlow's kernels (a shift by the
+// width or more, or by a negative count, is undefined in C).
+template <typename T> __device__ __forceinline__ T tf_shift_count(T b) {
+    const long long top = (long long)sizeof(T) * 8 - 1, n = (long long)b;
+    return (T)(n < 0 ? 0 : (n > top ? top : n));
+}
+template <typename T> __device__ __forceinline__ T tf_left_shift(T a, T b) { return (T)(a << tf_shift_count(b)); }
+template <typename T> __device__ __forceinline__ T tf_right_shift(T a, T b) { return (T)(a >> tf_shift_count(b)); }
+
 // Integer powers by repeated squaring (every integer type: CUDA's pow has no integer
 // overloads, and pow(short, short) is ambiguous); floating powers through pow.
 template <typename T> __device__ __forceinline__ T tf_pow(T a, T b) {

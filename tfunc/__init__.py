@@ -8,6 +8,7 @@ The public names mirror TensorFlow's, so ``import tfunc as tf`` runs the
 
 from . import (
     autograph,
+    bitwise,
     config,
     data,
     debugging,
@@ -78,11 +79,14 @@ from .api.indexing_ops import (
     pad,
     scatter_nd,
     tensor_scatter_nd_add,
+    tensor_scatter_nd_max,
+    tensor_scatter_nd_min,
     tensor_scatter_nd_sub,
     tensor_scatter_nd_update,
 )
 from .api.io_ops import print_ as print
 from .api.linalg_ops import einsum, norm
+from .api.math_composites import saturate_cast
 from .api.math_ops import (
     abs,
     acos,
@@ -126,6 +130,8 @@ from .api.math_ops import (
     subtract,
     tanh,
     truediv,
+    truncatediv,
+    truncatemod,
     where,
 )
 from .api.nn_ops import matmul
@@ -196,6 +202,7 @@ __version__ = "0.1.0"
 __all__ = [
     # namespaces
     "autograph",
+    "bitwise",
     "config",
     "data",
     "distribute",
@@ -268,6 +275,8 @@ __all__ = [
     "pad",
     "scatter_nd",
     "tensor_scatter_nd_add",
+    "tensor_scatter_nd_max",
+    "tensor_scatter_nd_min",
     "tensor_scatter_nd_sub",
     "tensor_scatter_nd_update",
     "argsort",
@@ -319,6 +328,9 @@ __all__ = [
     "square",
     "subtract",
     "tanh",
+    "truncatediv",
+    "truncatemod",
+    "saturate_cast",
     "truediv",
     "where",
     "matmul",

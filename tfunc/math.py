@@ -99,13 +99,16 @@ from .api.run_time_axis import (
     reduce_sum,
 )
 from .api.segment_ops import (
+    bincount,
     segment_max,
     segment_mean,
     segment_min,
+    segment_prod,
     segment_sum,
     unsorted_segment_max,
     unsorted_segment_mean,
     unsorted_segment_min,
+    unsorted_segment_prod,
     unsorted_segment_sum,
 )
 from .api.sort_ops import top_k
@@ -123,6 +126,7 @@ __all__ = [
     "atan",
     "atan2",
     "atanh",
+    "bincount",
     "bitwise_and",
     "bitwise_or",
     "bitwise_xor",
@@ -192,6 +196,7 @@ __all__ = [
     "segment_max",
     "segment_mean",
     "segment_min",
+    "segment_prod",
     "segment_sum",
     "sigmoid",
     "sign",
@@ -210,6 +215,7 @@ __all__ = [
     "unsorted_segment_max",
     "unsorted_segment_mean",
     "unsorted_segment_min",
+    "unsorted_segment_prod",
     "unsorted_segment_sum",
     "xdivy",
     "xlogy",

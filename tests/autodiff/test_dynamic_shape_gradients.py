@@ -163,10 +163,21 @@ def test_tile_broadcast_to_split_and_concat_with_dimensions_known_only_at_run_ti
         tf.function(lambda t: tf.split(t, 4, axis=0), input_signature=[tf.TensorSpec([None, 3])])(x)
 
 
-def test_split_with_a_minus_one_size_on_a_run_time_dimension_says_so():
+def test_split_with_a_minus_one_size_on_a_run_time_dimension_and_its_gradient():
     f = tf.function(lambda t: tf.split(t, [1, -1], axis=0), input_signature=[tf.TensorSpec([None, 3])])
-    with pytest.raises(ValueError, match="size of -1 needs dimension 0 known while tracing"):
-        f.get_concrete_function()
+    x = tf.reshape(tf.range(9.0), [3, 3])
+    first, rest = f(x)
+    assert first.shape == (1, 3) and rest.shape == (2, 3)
+    np.testing.assert_array_equal(rest.numpy(), x.numpy()[1:])
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3])])
+    def grad(t):
+        with tf.GradientTape() as tape:
+            tape.watch(t)
+            y = tf.reduce_sum(tf.split(t, [1, -1], axis=0)[1] * 2.0)
+        return tape.gradient(y, t)
+
+    np.testing.assert_array_equal(grad(x).numpy(), [[0, 0, 0], [2, 2, 2], [2, 2, 2]])
 
 
 def test_a_second_order_gradient_through_a_traced_while_loop_is_refused_clearly():

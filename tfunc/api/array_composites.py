@@ -102,7 +102,7 @@ def boolean_mask(tensor, mask, axis=None, name=None):
     """The elements (or slices) of ``tensor`` where the boolean ``mask`` is true: ``mask``
     covers dimensions ``axis .. axis + rank(mask)`` of ``tensor``, which become one."""
     x = convert_to_tensor(tensor)
-    mk = convert_to_tensor(mask)
+    mk = convert_to_tensor(mask, dtype_hint=D.bool)  # ``[]`` as an empty bool mask, as TensorFlow
     if not mk.dtype.is_bool:
         raise TypeError(f"boolean_mask: mask must be bool, got {mk.dtype.name}.")
     k = _known_rank(mk, "boolean_mask")

@@ -189,13 +189,8 @@ def split(value, num_or_size_splits, axis=0, num=None, name=None):
         sizes = (d // n,) * n if d is not None else (None,) * n  # None: sized when the graph runs
     else:
         sizes = tuple(_required_static_ints(num_or_size_splits, "num_or_size_splits", "split"))
-        if -1 in sizes:
-            d = x.shape[axis] if rank is not None else None
-            if d is None:
-                raise ValueError(
-                    f"split: a size of -1 needs dimension {axis} known while tracing; give the sizes, or split "
-                    "into equal parts."
-                )
+        d = x.shape[axis] if rank is not None else None
+        if -1 in sizes and d is not None:  # else the kernel sizes the rest when the graph runs
             rest = d - sum(s for s in sizes if s != -1)
             sizes = tuple(rest if s == -1 else s for s in sizes)
     return list(call(split_op, (x,), {"axis": axis, "sizes": sizes}))

@@ -1,5 +1,5 @@
 """Padding, n-d gathers and scatters, and grids: ``pad``, ``gather_nd``, ``scatter_nd``,
-``tensor_scatter_nd_update/add/sub``, ``meshgrid``.  The ops are defined in
+``tensor_scatter_nd_update/add/sub/max/min``, ``meshgrid``.  The ops are defined in
 :mod:`tfunc.ops.indexing`, their gradients in :mod:`tfunc.autodiff.indexing_grad`."""
 
 from __future__ import annotations
@@ -15,10 +15,13 @@ from ..ops.indexing import (
     pad_op,
     scatter_nd_op,
     tensor_scatter_nd_add_op,
+    tensor_scatter_nd_max_op,
+    tensor_scatter_nd_min_op,
+    tensor_scatter_nd_sub_op,
     tensor_scatter_nd_update_op,
 )
 from ..tracing.symbolic import constant_value
-from . import creation_ops, math_ops
+from . import creation_ops
 from .array_ops import _required_static_ints, reshape
 
 
@@ -79,16 +82,27 @@ def tensor_scatter_nd_update(tensor, indices, updates, name=None):
     return call(tensor_scatter_nd_update_op, (t, convert_to_tensor(indices), as_python_operand(updates, t)))
 
 
-def tensor_scatter_nd_add(tensor, indices, updates, name=None):
-    """A copy of ``tensor`` with ``updates`` added at ``indices`` (repeated indices add up)."""
-    t = convert_to_tensor(tensor)
-    return call(tensor_scatter_nd_add_op, (t, convert_to_tensor(indices), as_python_operand(updates, t)))
+def _tensor_scatter_fn(op, doc):
+    def fn(tensor, indices, updates, name=None):
+        t = convert_to_tensor(tensor)
+        return call(op, (t, convert_to_tensor(indices), as_python_operand(updates, t)))
+
+    fn.__name__, fn.__doc__ = op.name, doc
+    return fn
 
 
-def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
-    """A copy of ``tensor`` with ``updates`` subtracted at ``indices``."""
-    t = convert_to_tensor(tensor)
-    return tensor_scatter_nd_add(t, indices, math_ops.negative(as_python_operand(updates, t)))
+tensor_scatter_nd_add = _tensor_scatter_fn(
+    tensor_scatter_nd_add_op, "A copy of ``tensor`` with ``updates`` added at ``indices`` (repeats add up)."
+)
+tensor_scatter_nd_sub = _tensor_scatter_fn(
+    tensor_scatter_nd_sub_op, "A copy of ``tensor`` with ``updates`` subtracted at ``indices``."
+)
+tensor_scatter_nd_max = _tensor_scatter_fn(
+    tensor_scatter_nd_max_op, "A copy of ``tensor`` with the larger of it and ``updates`` at ``indices``."
+)
+tensor_scatter_nd_min = _tensor_scatter_fn(
+    tensor_scatter_nd_min_op, "A copy of ``tensor`` with the smaller of it and ``updates`` at ``indices``."
+)
 
 
 def meshgrid(*args, **kwargs):

@@ -4,9 +4,11 @@ they are made of, so none of them needs its own kernel."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..core import dtypes as D
 from ..core.errors import InvalidArgumentError
-from ..eager.convert import convert_to_tensor
+from ..eager.convert import constant, convert_to_tensor
 from ..eager.tensor import EagerTensor
 from . import math_ops as m
 from . import run_time_axis as r  # (the reductions that also take an axis known only at run time)
@@ -116,3 +118,29 @@ def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=
     cells = m.add(m.multiply(labels, n), predictions)
     w = m.add(w, m.cast(m.multiply(cells, 0), dtype))  # one weight per example
     return reshape(unsorted_segment_sum(w, cells, n * n), [n, n])
+
+
+def saturate_cast(value, dtype, name=None):
+    """``value`` cast to ``dtype`` after clamping it to the range ``dtype`` holds, as TensorFlow
+    computes it: the limits are taken in the input's dtype, nudged toward 0 where rounding put
+    them past the output's range (so float32 3e9 into int32 gives 2147483520).  A complex input
+    cast to a real dtype loses its imaginary part first."""
+    x = convert_to_tensor(value)
+    out = D.as_dtype(dtype)
+    if x.dtype.is_complex and not out.is_complex:
+        x = m.real(x)
+    if x.dtype.is_bool or out.is_bool or x.dtype.is_complex:  # (complex to complex: a plain cast)
+        return m.cast(x, out)
+    np_in, np_out = x.dtype.as_numpy_dtype, out.real_dtype
+    try:
+        promoted = np.promote_types(np_in, np_out.as_numpy_dtype)
+    except TypeError:  # bfloat16 is no NumPy dtype
+        promoted = float
+    with np.errstate(over="ignore", invalid="ignore"):  # TensorFlow's limits overflow the same way
+        lo = np_in(np.maximum(x.dtype.min, np_out.min))
+        if np.array([lo, np_out.min], promoted)[0] < np.array([lo, np_out.min], promoted)[1]:
+            lo = np.nextafter(lo, np_in(0), dtype=np_in)
+        hi = np_in(np.minimum(float(x.dtype.max), float(np_out.max)))
+        if np.array([hi, np_out.max], promoted)[0] > np.array([hi, np_out.max], promoted)[1]:
+            hi = np.nextafter(hi, np_in(0), dtype=np_in)
+    return m.cast(m.minimum(m.maximum(x, constant(lo, x.dtype)), constant(hi, x.dtype)), out)

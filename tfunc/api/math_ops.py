@@ -124,6 +124,10 @@ bitwise_and = _binary_fn(M.bitwise_and_op)
 bitwise_or = _binary_fn(M.bitwise_or_op)
 bitwise_xor = _binary_fn(M.bitwise_xor_op)
 invert = _unary_fn(M.invert_op)
+left_shift = _binary_fn(M.left_shift_op, "``x << y`` elementwise, the shift clamped to [0, bits - 1] (TensorFlow's).")
+right_shift = _binary_fn(M.right_shift_op, "``x >> y`` elementwise (arithmetic), the shift clamped to [0, bits - 1].")
+truncatediv = _binary_fn(M.truncatediv_op, "``x / y`` rounded toward zero (C's integer division).")
+truncatemod = _binary_fn(M.truncatemod_op, "The remainder of ``truncatediv``: the sign of ``x`` (C's fmod).")
 
 
 # --- where, clip, cast -------------------------------------------------------------

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.errors import IncompatibleShapesError
+from ..eager.convert import constant
 from ..eager.tensor import EagerTensor, Tensor
 from . import array_composites, array_ops, math_ops, nn_ops, slicing, variables
 
@@ -28,16 +30,25 @@ def _logical_or_bitwise(logical, bitwise):
     return op
 
 
+# ``==`` and ``!=`` (not tf.equal) are TensorFlow's Equal with incompatible_shape_error=False:
+# operands whose static shapes do not broadcast compare as a whole, to a scalar False (True).
+# Caught from inference, so the common path pays nothing (run-time shapes still raise).
 def _eq(self, other):
     if other is None:
         return False
-    return math_ops.equal(self, other)
+    try:
+        return math_ops.equal(self, other)
+    except IncompatibleShapesError:
+        return constant(False)
 
 
 def _ne(self, other):
     if other is None:
         return True
-    return math_ops.not_equal(self, other)
+    try:
+        return math_ops.not_equal(self, other)
+    except IncompatibleShapesError:
+        return constant(True)
 
 
 def _invert(self):

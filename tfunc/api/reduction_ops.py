@@ -14,6 +14,7 @@ from ..core import dtypes as D
 from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import call
 from ..eager.tensor import Tensor
+from ..ops.array import reshape_op
 from ..ops.infer import normalize_axes, normalize_axis
 from ..ops.reduction import (
     argmax_op,
@@ -55,12 +56,35 @@ def _static_axis(axis, name):
     return [int(a) for a in axis]
 
 
-def _reduce_fn(op):
+def _one_element(x, axes, keepdims):
+    """``x`` reshaped to the reduced shape when the reduced axes hold one element, known from
+    the static shape, else None: TensorFlow's float sum and mean then copy the value (a sum
+    from +0 would turn -0.0 into +0.0).  Decided once while tracing, no run-time cost."""
+    if axes is None or not (x.dtype.is_floating or x.dtype.is_complex):
+        return None
+    dims = x.shape._dims
+    if dims is None or any(dims[a] != 1 for a in axes):
+        return None
+    out = (
+        tuple(1 if i in axes else d for i, d in enumerate(dims))
+        if keepdims
+        else tuple(d for i, d in enumerate(dims) if i not in axes)
+    )
+    if None in out:
+        return None
+    return x if out == dims else call(reshape_op, (x,), {"shape": out})
+
+
+def _reduce_fn(op, copies_one_element=False):
     def fn(input_tensor, axis=None, keepdims=False, name=None):
         x = convert_to_tensor(input_tensor)
         axes = normalize_axes(_static_axis(axis, op.name), x.shape.rank, name or op.name)
         if axes is None and axis is not None:
             raise TypeError(f"{op.name}: negative axes need a tensor of known rank.")
+        if copies_one_element:
+            y = _one_element(x, axes, keepdims)
+            if y is not None:
+                return y
         return call(op, (x,), {"axis": axes, "keepdims": bool(keepdims)})
 
     fn.__name__ = op.name
@@ -68,9 +92,9 @@ def _reduce_fn(op):
     return fn
 
 
-reduce_sum = _reduce_fn(reduce_sum_op)
+reduce_sum = _reduce_fn(reduce_sum_op, copies_one_element=True)
 reduce_prod = _reduce_fn(reduce_prod_op)
-reduce_mean = _reduce_fn(reduce_mean_op)
+reduce_mean = _reduce_fn(reduce_mean_op, copies_one_element=True)
 reduce_max = _reduce_fn(reduce_max_op)
 reduce_min = _reduce_fn(reduce_min_op)
 reduce_any = _reduce_fn(reduce_any_op)

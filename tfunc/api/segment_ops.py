@@ -1,11 +1,12 @@
-"""Segment reductions: ``math.segment_sum/mean/max/min`` (sorted ids) and
-``math.unsorted_segment_sum/mean/max/min`` (any order, ``num_segments`` given, negative ids
-dropped).  The ops are defined in :mod:`tfunc.ops.segment`, their gradients in
+"""Segment reductions: ``math.segment_sum/mean/max/min/prod`` (sorted ids) and
+``math.unsorted_segment_sum/mean/max/min/prod`` (any order, ``num_segments`` given, negative ids
+dropped).  The ops (and ``math.bincount``'s) are defined in :mod:`tfunc.ops.segment`, their gradients in
 :mod:`tfunc.autodiff.segment_grad`."""
 
 from __future__ import annotations
 
-from ..eager.convert import convert_to_tensor
+from ..core import dtypes as D
+from ..eager.convert import constant, convert_to_tensor
 from ..eager.dispatch import call
 from ..ops import segment as _seg
 from .array_ops import reshape
@@ -40,6 +41,7 @@ segment_sum = _sorted_fn(_seg.segment_sum_op)
 segment_mean = _sorted_fn(_seg.segment_mean_op)
 segment_max = _sorted_fn(_seg.segment_max_op)
 segment_min = _sorted_fn(_seg.segment_min_op)
+segment_prod = _sorted_fn(_seg.segment_prod_op)
 unsorted_segment_sum = _unsorted_fn(_seg.unsorted_segment_sum_op)
 _unsorted_segment_mean = _unsorted_fn(_seg.unsorted_segment_mean_op)
 
@@ -62,3 +64,24 @@ def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
 
 unsorted_segment_max = _unsorted_fn(_seg.unsorted_segment_max_op)
 unsorted_segment_min = _unsorted_fn(_seg.unsorted_segment_min_op)
+unsorted_segment_prod = _unsorted_fn(_seg.unsorted_segment_prod_op)
+
+
+def bincount(
+    arr, weights=None, minlength=None, maxlength=None, dtype=D.int32, name=None, axis=None, binary_output=False
+):
+    """``math.bincount``: how often each value 0, 1, ... occurs in ``arr`` (or the sum of its
+    ``weights``, whose dtype the result then takes), with ``max(arr) + 1`` bins, at least
+    ``minlength``, at most ``maxlength``; ``axis=-1`` counts each row of a matrix."""
+    a = convert_to_tensor(arr)
+    if axis not in (None, 0, -1):
+        raise ValueError(f"bincount: axis must be None, 0 or -1, got {axis!r}.")
+    # no weights: one weight of 1 in ``dtype``, broadcast by the kernel
+    w = constant(1, D.as_dtype(dtype)) if weights is None else convert_to_tensor(weights)
+    attrs = {
+        "minlength": None if minlength is None else int(minlength),
+        "maxlength": None if maxlength is None else int(maxlength),
+        "binary_output": bool(binary_output),
+        "axis": -1 if axis == -1 else None,
+    }
+    return call(_seg.bincount_op, (a, w), attrs)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from ..api.array_ops import shape
 from ..api.creation_ops import zeros_like
-from ..api.indexing_ops import gather_nd, pad, tensor_scatter_nd_update
+from ..api.indexing_ops import gather_nd, pad, scatter_nd, tensor_scatter_nd_update
+from ..api.math_ops import cast, equal
 from ..api.reduction_ops import reduce_sum
 from ..eager.dispatch import call
 from ..ops.indexing import gather_nd_grad_op, mirror_pad_grad_op
@@ -65,3 +67,23 @@ def _tensor_scatter_nd_update_grad(op, dy):
 def _tensor_scatter_nd_add_grad(op, dy):
     """The tensor gets dy; updates get dy at their indices."""
     return [dy, None, gather_nd(dy, op.inputs[1])]
+
+
+@register_gradient("tensor_scatter_nd_sub", inputs=(0, 2))
+def _tensor_scatter_nd_sub_grad(op, dy):
+    """The tensor gets dy; updates get -dy at their indices."""
+    return [dy, None, -gather_nd(dy, op.inputs[1])]
+
+
+def _tensor_scatter_nd_extreme_grad(op, dy):
+    """TensorFlow's rule: dy goes to the inputs equal to the output, split evenly among ties."""
+    x, idx, y = op.inputs
+    out = op.outputs[0]
+    x_hit = cast(equal(x, out), dy.dtype)
+    y_hit = cast(equal(y, gather_nd(out, idx)), dy.dtype)
+    hits = x_hit + scatter_nd(idx, y_hit, shape(x, out_type=idx.dtype))
+    return [dy * x_hit / hits, None, gather_nd(dy / hits, idx) * y_hit]
+
+
+register_gradient("tensor_scatter_nd_max", inputs=(0, 2))(_tensor_scatter_nd_extreme_grad)
+register_gradient("tensor_scatter_nd_min", inputs=(0, 2))(_tensor_scatter_nd_extreme_grad)

@@ -52,6 +52,9 @@ no_gradient(
     "bitwise_or",
     "bitwise_xor",
     "invert",
+    "left_shift",
+    "right_shift",
+    "truncatediv",
     "where_indices",
 )
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from ..api.array_ops import gather, reshape
 from ..api.creation_ops import ones_like, zeros_like
-from ..api.math_ops import cast, equal, greater_equal, logical_and, maximum, where
+from ..api.math_ops import cast, equal, greater, greater_equal, logical_and, maximum, where
 from ..eager.dispatch import call
 from ..ops import segment as _seg
-from .registry import register_gradient
+from .registry import no_gradient, register_gradient
 
 
 def _expand(t, ids, like):
@@ -55,11 +55,31 @@ def _extreme_grad(sum_op):
     return rule
 
 
+def _prod_grad(sum_op):
+    prod_op = _seg.segment_prod_op if sum_op is _seg.segment_sum_op else _seg.unsorted_segment_prod_op
+
+    def rule(op, dy):
+        """TensorFlow's rule: the segment's product over the row, computed without dividing by
+        zero: a row that is the segment's only zero gets the product of the others, and every
+        row of a segment with two zeros or more gets 0."""
+        data, ids = op.inputs
+        is_zero = equal(data, zeros_like(data))
+        zeros = call(sum_op, (cast(is_zero, data.dtype), ids), op.attrs)
+        dy = where(greater(zeros, 1), zeros_like(dy), dy)
+        non_zero = where(is_zero, ones_like(data), data)
+        non_zero_prod = call(prod_op, (non_zero, ids), op.attrs)
+        partial = where(is_zero, _read(non_zero_prod, ids), _read(op.outputs[0], ids) / non_zero)
+        return [_read(dy, ids) * partial, None]
+
+    return rule
+
+
 def _register():
-    rules = {"sum": _sum_grad, "mean": _mean_grad, "max": _extreme_grad, "min": _extreme_grad}
+    rules = {"sum": _sum_grad, "mean": _mean_grad, "max": _extreme_grad, "min": _extreme_grad, "prod": _prod_grad}
     for prefix, sum_op in (("segment_", _seg.segment_sum_op), ("unsorted_segment_", _seg.unsorted_segment_sum_op)):
         for kind, make in rules.items():
             register_gradient(prefix + kind, inputs=(0,))(make(sum_op))
 
 
 _register()
+no_gradient("bincount")  # as TensorFlow's DenseBincount

@@ -2,8 +2,9 @@
 
 * Python ``int -> int32``, ``float -> float32``, ``str/bytes -> string``,
   ``bool -> bool``; NumPy values keep their dtype.
-* A Python value converted to a requested dtype must fit it exactly
-  (``1.5`` does not become int32: ``TypeError``), as in TensorFlow.
+* A Python value converted to a requested dtype must be of its kind (``1.5`` does not become
+  int32: ``TypeError``), as in TensorFlow.  Python ints out of an integer dtype's range wrap
+  (``-1`` as uint8 is 255) as TensorFlow 2.21's do, but must fit int64 (uint64: ``[0, 2**64)``).
 """
 
 from __future__ import annotations
@@ -58,8 +59,11 @@ def _map_nested(v, f):
 _FLOAT_MAX = {np.dtype(t): float(np.finfo(t).max) for t in (np.float16, np.float32, np.float64)}
 
 
+_INT64 = np.iinfo(np.int64)
+
+
 def _checked_cast(value, target: _dtypes.DType):
-    """Python value -> array of ``target``, refusing lossy conversions like TensorFlow."""
+    """Python value -> array of ``target``, refusing the conversions TensorFlow refuses."""
     if value.__class__ is float:  # a literal such as ``x * 0.5``: no checks to make when it fits
         fmax = _FLOAT_MAX.get(target._np)
         if fmax is not None and -fmax <= value <= fmax:  # (NaN and inf take the general path)
@@ -69,10 +73,14 @@ def _checked_cast(value, target: _dtypes.DType):
     except ValueError as e:
         raise ValueError(f"Can't convert non-rectangular Python sequence to Tensor: {e}") from None
     if arr.dtype.kind in "OUS" and not target.is_string:
+        if arr.dtype.kind == "O" and target.is_integer and _all_ints(value):  # past 64 bits
+            raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
         raise TypeError(f"Cannot convert {value!r} to a tensor of dtype {target.name}.")
     if target.is_bool:
         if arr.dtype.kind != "b":
-            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype bool")
+            if arr.size:
+                raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype bool")
+            return arr.astype(np.bool_)  # ``[]``, which NumPy reads as float64
         return arr
     # as TensorFlow: no Python float into an integer tensor, no complex into a real one, even
     # when the value is whole (2.0) or real (1+0j)
@@ -81,11 +89,19 @@ def _checked_cast(value, target: _dtypes.DType):
     npt = target._np
     with np.errstate(all="ignore"):
         out = arr.astype(npt)
-    if arr.dtype.kind in "iub" and target.is_integer:
-        info = np.iinfo(npt)
-        if arr.size and (arr.min() < info.min or arr.max() > info.max):
-            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {target.name}: out of range")
+    if arr.dtype.kind in "iu" and target.is_integer and arr.size:
+        # TensorFlow wraps the value into a narrower dtype (astype above), but reads a Python
+        # int as int64 first (uint64: as uint64): one past that range is refused
+        lo, hi = (0, 2**64 - 1) if npt == np.uint64 else (_INT64.min, _INT64.max)
+        if arr.min() < lo or arr.max() > hi:
+            raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
     return out
+
+
+def _all_ints(value) -> bool:
+    if isinstance(value, (list, tuple)):
+        return all(_all_ints(v) for v in value)
+    return isinstance(value, int)
 
 
 def to_array(value, dtype=None, shape=None):
@@ -101,10 +117,12 @@ def to_array(value, dtype=None, shape=None):
         dt = _dtypes.infer_dtype(value)
     if dt.is_string:
         return _reshape(_strings(value), shape, dt), dt
+    # A caller's array is copied (astype copies too), as TensorFlow copies it: the tensor must not
+    # change when the caller later writes into the array.
     if isinstance(value, (np.ndarray, np.generic)):
-        arr = value if value.dtype == dt._np else value.astype(dt._np)
+        arr = value.copy() if value.dtype == dt._np and isinstance(value, np.ndarray) else value.astype(dt._np)
     elif type(value).__module__.startswith("cupy"):
-        arr = value if value.dtype == dt._np else value.astype(dt._np)
+        arr = value.copy() if value.dtype == dt._np else value.astype(dt._np)
         return _reshape(arr, shape, dt), dt
     else:
         arr = _checked_cast(value, dt)

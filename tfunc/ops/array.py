@@ -298,12 +298,14 @@ def _split_infer(specs, attrs):
         raise InvalidArgumentError("split: the input must have rank >= 1, got a scalar.")
     axis = normalize_axis(axis, len(s.shape), "split")
     d = s.shape[axis]
+    if d is not None and -1 in sizes:  # the rest (the public split resolves it when d is known)
+        sizes = tuple(d - sum(n for n in sizes if n != -1) if n == -1 else n for n in sizes)
     if d is not None and None not in sizes and sum(sizes) != d:
         raise InvalidArgumentError(
             f"split: sizes {list(sizes)} do not add up to {d}, the size of "
             f"dimension {axis} of a tensor of shape {format_shape(s.shape)}."
         )
-    return tuple(Spec(s.shape[:axis] + (n,) + s.shape[axis + 1 :], s.dtype) for n in sizes)
+    return tuple(Spec(s.shape[:axis] + (None if n == -1 else n,) + s.shape[axis + 1 :], s.dtype) for n in sizes)
 
 
 def _split_impl(xp, x, axis, sizes):
@@ -314,6 +316,13 @@ def _split_impl(xp, x, axis, sizes):
         if d % n:
             raise InvalidArgumentError(f"split: dimension {axis} of size {d} cannot be split into {n} equal parts.")
         sizes = (d // n,) * n
+    elif -1 in sizes:  # the rest of a dimension unknown while tracing
+        rest = x.shape[axis] - sum(n for n in sizes if n != -1)
+        if rest < 0:
+            raise InvalidArgumentError(
+                f"split: sizes {list(sizes)} add up to more than {x.shape[axis]}, the size of dimension {axis}."
+            )
+        sizes = tuple(rest if n == -1 else n for n in sizes)
     if sum(sizes) != x.shape[axis]:  # a dimension unknown while tracing
         raise InvalidArgumentError(
             f"split: sizes {list(sizes)} do not add up to {x.shape[axis]}, the size of dimension {axis} of a "
@@ -457,7 +466,13 @@ def _check_indices(xp, indices, dim, op):
 
 
 def _gather_impl(xp, params, indices, axis):
-    _check_indices(xp, indices, params.shape[axis], "gather")
+    try:
+        _check_indices(xp, indices, params.shape[axis], "gather")
+    except InvalidArgumentError:
+        shape = params.shape[:axis] + indices.shape + params.shape[axis + 1 :]
+        if 0 not in shape:
+            raise
+        return xp.empty(shape, params.dtype)  # no element is read: TensorFlow checks no index then
     return xp.take(params, indices, axis=axis)
 
 

@@ -1,6 +1,6 @@
 """Indexing and padding op definitions: ``pad`` (CONSTANT, REFLECT, SYMMETRIC) and its mirror
 gradient, ``gather_nd`` (with ``batch_dims``) and its gradient, ``scatter_nd``,
-``tensor_scatter_nd_update`` and ``tensor_scatter_nd_add``.
+``tensor_scatter_nd_update`` and ``tensor_scatter_nd_add/sub/max/min``.
 
 An index tensor of ``gather_nd``/``scatter_nd`` has shape ``batch + (k,)``: each row of ``k``
 integers names one element (or, with ``k`` < rank, one slice) of the indexed tensor, as in
@@ -31,6 +31,16 @@ def scatter_add(xp, out, index, values) -> None:
         import cupyx  # NOTE: optional dependency, imported on the GPU path only
 
         cupyx.scatter_add(out, index, values)
+
+
+def scatter_extreme(xp, out, index, values, kind) -> None:
+    """``out[index] = max(out[index], values)`` (``kind`` "max", else min), repeats included."""
+    if xp is np:
+        (np.maximum if kind == "max" else np.minimum).at(out, index, values)
+    else:
+        import cupyx  # NOTE: optional dependency, imported on the GPU path only
+
+        (cupyx.scatter_max if kind == "max" else cupyx.scatter_min)(out, index, values)
 
 
 # --- pad ----------------------------------------------------------------------------------
@@ -372,13 +382,17 @@ def _scatter_nd_impl(xp, indices, updates, shape):
     return out
 
 
+_COMBINE = {"update": lambda a, u: u, "add": np.add, "sub": np.subtract, "max": np.maximum, "min": np.minimum}
+
+
 def _scatter_ref(kind):
     def ref(base, indices, updates):
         out = base.copy()
         k = indices.shape[-1]
         for pos in np.ndindex(*indices.shape[:-1]):
             where = tuple(int(v) for v in indices[pos][:k])
-            out[where] = updates[pos] if kind == "update" else out[where] + updates[pos]
+            with np.errstate(over="ignore"):  # uint8 sub wraps, as TensorFlow's
+                out[where] = _COMBINE[kind](out[where], updates[pos])
         return out
 
     return ref
@@ -436,11 +450,21 @@ def _tensor_scatter_update_impl(xp, tensor, indices, updates):
     return out
 
 
-def _tensor_scatter_add_impl(xp, tensor, indices, updates):
-    _check_updates_now("tensor_scatter_nd_add", indices, updates, tensor.shape)
-    out = tensor.copy()
-    scatter_add(xp, out, nd_index(xp, indices, tensor.shape, 0, "tensor_scatter_nd_add"), updates)
-    return out
+def _tensor_scatter_combine(kind):
+    """The kernel of ``tensor_scatter_nd_<kind>``: add, sub, max or min updates into a copy."""
+    name = "tensor_scatter_nd_" + kind
+
+    def impl(xp, tensor, indices, updates):
+        _check_updates_now(name, indices, updates, tensor.shape)
+        out = tensor.copy()
+        where = nd_index(xp, indices, tensor.shape, 0, name)
+        if kind in ("max", "min"):
+            scatter_extreme(xp, out, where, updates, kind)
+        else:  # sub adds the negated updates: the same in IEEE floats, and wraps for unsigned
+            scatter_add(xp, out, where, xp.negative(updates) if kind == "sub" else updates)
+        return out
+
+    return impl
 
 
 tensor_scatter_nd_update_op = register(
@@ -454,14 +478,38 @@ tensor_scatter_nd_update_op = register(
         host_sync=True,
     )
 )
-tensor_scatter_nd_add_op = register(
-    OpDef(
-        name="tensor_scatter_nd_add",
-        kind="other",
-        infer=_tensor_scatter_infer("tensor_scatter_nd_add"),
-        impl=_tensor_scatter_add_impl,
-        ref=_scatter_ref("add"),
-        samples=_scatter_samples(True),
-        host_sync=True,
+
+
+def _def_tensor_scatter(kind, samples):
+    name = "tensor_scatter_nd_" + kind
+    return register(
+        OpDef(
+            name=name,
+            kind="other",
+            infer=_tensor_scatter_infer(name),
+            impl=_tensor_scatter_combine(kind),
+            ref=_scatter_ref(kind),
+            samples=samples,
+            host_sync=True,
+        )
     )
-)
+
+
+def _unsigned_and_repeats(rng):
+    """Repeated indices (sub, max and min combine them) and uint8, where sub wraps."""
+    base = np.array([5, 200, 7, 0], np.uint8)
+    idx = np.array([[0], [2], [0], [3]], np.int32)
+    out = [S.Sample((base, idx, np.array([7, 3, 1, 9], np.uint8)), {}, "uint8")]
+    x = S.draw(rng, (4, 3), D.float32)
+    out.append(S.Sample((x, idx, S.draw(rng, (4, 3), D.float32)), {}, "repeats"))
+    return out
+
+
+def _more_scatter_samples(rng):
+    return _scatter_samples(True)(rng) + _unsigned_and_repeats(rng)
+
+
+tensor_scatter_nd_add_op = _def_tensor_scatter("add", _scatter_samples(True))
+tensor_scatter_nd_sub_op = _def_tensor_scatter("sub", _more_scatter_samples)
+tensor_scatter_nd_max_op = _def_tensor_scatter("max", _more_scatter_samples)
+tensor_scatter_nd_min_op = _def_tensor_scatter("min", _more_scatter_samples)

@@ -407,14 +407,15 @@ divide_op = _def_binary(
 )
 
 
-def _check_int_zero(xp, y):
-    if y.dtype.kind in "iu" and y.size and not bool((y != 0).all()):
+def _check_int_zero(xp, x, y):
+    # an empty operand makes an empty result: nothing is divided (TensorFlow returns it)
+    if y.dtype.kind in "iu" and x.size and y.size and not bool((y != 0).all()):
         raise InvalidArgumentError("Integer division by zero")
 
 
 def _floordiv_impl(xp, x, y, out=None):
     if x.dtype.kind in "iu":
-        _check_int_zero(xp, y)
+        _check_int_zero(xp, x, y)
         return xp.floor_divide(x, y, out=out)
     # floats: floor(x / y), TensorFlow's formula (and the CUDA kernel's).  NumPy's
     # floor_divide differs: inf // 2 is NaN there, and 1 // 0.1 is 9 (from fmod), not 10.
@@ -432,7 +433,7 @@ def _floordiv_ref(x, y):
 
 def _floormod_impl(xp, x, y, out=None):
     if x.dtype.kind in "iu":
-        _check_int_zero(xp, y)
+        _check_int_zero(xp, x, y)
         return xp.mod(x, y, out=out)
     with np.errstate(divide="ignore", invalid="ignore"):  # inf % y and x % 0 are NaN, quietly
         return xp.mod(x, y, out=out)
@@ -454,6 +455,51 @@ floormod_op = _def_binary(
     ref=np.mod,
     domains=("any", "nonzero"),
     cuda="out0 = tf_floormod(in0, in1)",
+    host_sync="integer",
+)
+
+
+def _truncatediv_impl(xp, x, y, out=None):
+    if x.dtype.kind in "iu":  # C's division, rounded toward zero: x - fmod(x, y) is a multiple of y
+        _check_int_zero(xp, x, y)
+        with np.errstate(over="ignore"):  # INT_MIN / -1 wraps, as TensorFlow's
+            return xp.floor_divide(x - xp.fmod(x, y), y, out=out)
+    with np.errstate(divide="ignore", invalid="ignore"):  # x / 0 is +-inf or NaN, quietly
+        return xp.trunc(xp.true_divide(x, y, out=out), out=out)
+
+
+def _truncatemod_impl(xp, x, y, out=None):
+    if x.dtype.kind in "iu":
+        _check_int_zero(xp, x, y)
+    with np.errstate(divide="ignore", invalid="ignore"):  # x % 0.0 is NaN, quietly
+        return xp.fmod(x, y, out=out)
+
+
+def _truncatediv_ref(x, y):
+    if x.dtype.kind in "iu":  # in Python integers: |x| // |y| with the quotient's sign
+        a, b = np.broadcast_arrays(x, y)
+        q = [abs(int(p)) // abs(int(d)) * (1 if (p < 0) == (d < 0) else -1) for p, d in zip(a.flat, b.flat)]
+        return np.array(q, np.int64).astype(x.dtype).reshape(a.shape)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.trunc(x.astype(np.float64) / y).astype(x.dtype)
+
+
+# TensorFlow's TruncateDiv and TruncateMod: C's integer division and fmod (the sign of x), where
+# floordiv/floormod take the sign of y.  Integer divisors are checked for zero (host_sync).
+truncatediv_op = _def_binary(
+    "truncatediv",
+    impl=_truncatediv_impl,
+    ref=_truncatediv_ref,
+    domains=("any", "nonzero"),
+    cuda="out0 = tf_truncatediv(in0, in1)",
+    host_sync="integer",
+)
+truncatemod_op = _def_binary(
+    "truncatemod",
+    impl=_truncatemod_impl,
+    ref=np.fmod,
+    domains=("any", "nonzero"),
+    cuda="out0 = tf_truncatemod(in0, in1)",
     host_sync="integer",
 )
 
@@ -492,7 +538,7 @@ sqrt_grad_op = register(
 
 
 def _pow_impl(xp, x, y, out=None):
-    if x.dtype.kind in "iu" and y.size and bool((y < 0).any()):
+    if x.dtype.kind in "iu" and x.size and y.size and bool((y < 0).any()):  # (empty: nothing raised)
         raise InvalidArgumentError("Integers to negative integer powers are not allowed.")
     return xp.power(x, y, out=out)
 
@@ -584,6 +630,41 @@ bitwise_xor_op = _def_binary(
     "bitwise_xor", "bitwise_xor", allowed=INTS, dtypes=[D.int32, D.int64], cuda="out0 = in0 ^ in1"
 )
 invert_op = _def_unary("invert", "invert", allowed=INTS, dtypes=[D.int32, D.int64], cuda="out0 = ~in0")
+
+
+def _shift(name):
+    """``left_shift``/``right_shift`` as TensorFlow's kernels: the shift clamped to [0, bits - 1]
+    (a shift by the width or more, or a negative one, is undefined in C)."""
+    ufunc = name
+
+    def impl(xp, x, y, out=None):
+        bits = x.dtype.itemsize * 8
+        return getattr(xp, ufunc)(x, xp.clip(y, 0, bits - 1).astype(x.dtype, copy=False), out=out)
+
+    def samples(rng):
+        out = S.elementwise(2, [D.int32, D.uint8], ("any", "small"))(rng)
+        for dt in (np.int8, np.uint8):
+            x = np.array([1, -1, 64, 100, 3], dt) if dt == np.int8 else np.array([1, 255, 64, 200, 3], dt)
+            out.append(S.Sample((x, np.array([7, 8, 10, 0, 1], dt)), note="past the width"))
+        out.append(S.Sample((np.array([1, -8], np.int32), np.array([-1, -3], np.int32)), note="negative shifts"))
+        return out
+
+    return register(
+        OpDef(
+            name=name,
+            kind="elementwise",
+            infer=binary(INTS),
+            impl=impl,
+            accepts_out=True,
+            cuda_expr=f"out0 = tf_{name}(in0, in1)",
+            ref=lambda x, y: impl(np, x, y),
+            samples=samples,
+        )
+    )
+
+
+left_shift_op = _shift("left_shift")
+right_shift_op = _shift("right_shift")
 
 
 # --- where, clip, cast -------------------------------------------------------------

@@ -254,7 +254,7 @@ reduce_logsumexp_op = _def_reduce("reduce_logsumexp", _logsumexp_impl, _logsumex
 
 def _arg_infer(specs, attrs):
     s = specs[0]
-    check_dtype("argmax", s, NUMERIC, "input")
+    check_dtype("argmax", s, NUMERIC | BOOL, "input")  # bool as TensorFlow: True > False
     if s.rank == 0:
         raise InvalidArgumentError("argmax/argmin need a tensor of rank >= 1, got a scalar.")
     ax = attrs["axis"]
@@ -272,6 +272,7 @@ def _arg_samples(rng):
             for ax in range(len(sh)):
                 out.append(S.Sample((S.draw(rng, sh, dt),), {"axis": ax, "output_type": D.int64}))
     out.append(S.Sample((S.draw(rng, (3, 4), D.float32),), {"axis": 1, "output_type": D.int32}))
+    out.append(S.Sample((S.draw(rng, (3, 4), D.bool),), {"axis": 1, "output_type": D.int64}, "bool"))
     nan = np.nan
     with_nan = np.array([[nan, 1.0, 3.0], [2.0, nan, -1.0], [nan, nan, nan], [nan, -np.inf, 0.0]], np.float32)
     for ax in (0, 1):

@@ -1,11 +1,11 @@
-"""Segment reduction op definitions: ``segment_sum/mean/max/min`` (sorted segment ids, as many
-segments as the largest id + 1) and ``unsorted_segment_sum/mean/max/min`` (any order, a
-given ``num_segments``, negative ids dropped), as TensorFlow defines them.
+"""Segment reduction op definitions: ``segment_sum/mean/max/min/prod`` (sorted segment ids, as
+many segments as the largest id + 1) and ``unsorted_segment_sum/mean/max/min/prod`` (any
+order, a given ``num_segments``, negative ids dropped), as TensorFlow defines them.
 
 ``segment_ids`` has the shape of a prefix of ``data``'s shape (a vector for the sorted
 ops); output row ``i`` reduces every slice of ``data`` whose id is ``i``.  An empty segment
-gives 0 for the sorted ops and for sums and means; the unsorted max (min) of an empty
-segment is the lowest (highest) value of the dtype.
+gives 0 for the sorted ops and for sums and means, 1 for products; the unsorted max (min) of
+an empty segment is the lowest (highest) finite value of the dtype.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from ..core.errors import InvalidArgumentError
 from ..core.shapes import format_shape
 from ..core.specs import Spec
 from . import sampling as S
-from .indexing import scatter_add
+from .indexing import scatter_add, scatter_extreme
 from .infer import NUMERIC, check_dtype
 from .registry import OpDef, register
 
@@ -31,13 +31,23 @@ def _extreme(dtype, kind):
     return info.min if kind == "max" else info.max
 
 
-def _scatter_extreme(xp, out, ids, values, kind):
-    if xp is np:
-        (np.maximum if kind == "max" else np.minimum).at(out, ids, values)
-    else:
-        import cupyx  # NOTE: optional dependency, imported on the GPU path only
+def _start(dtype, kind, sorted_ids):
+    """The value a max (min) starts from.  The unsorted ops start from the finite extreme, as
+    TensorFlow's do (an all -inf unsorted max gives the lowest finite value); the sorted ops
+    keep an input's +-inf, so they start from -inf (+inf) (empty segments are set to 0)."""
+    if sorted_ids and dtype.kind not in "iu":
+        return -np.inf if kind == "max" else np.inf
+    return _extreme(dtype, kind)
 
-        (cupyx.scatter_max if kind == "max" else cupyx.scatter_min)(out, ids, values)
+
+def _scatter_multiply(xp, out, ids, rows):
+    """``out[ids] *= rows``, repeats included."""
+    if xp is np:
+        np.multiply.at(out, ids, rows)
+    else:  # NOTE: CuPy has no scatter-multiply: computed on the host (the op syncs already)
+        host = out.get()
+        np.multiply.at(host, ids.get(), rows.get())
+        out[...] = xp.asarray(host)
 
 
 def segment_reduce(xp, data, ids, kind, num_segments, sorted_ids):
@@ -57,12 +67,14 @@ def segment_reduce(xp, data, ids, kind, num_segments, sorted_ids):
     else:
         lo, hi = 0, -1
     n = hi + 1 if num_segments is None else num_segments
+    shape = (n,) + rows.shape[1:]
     if hi >= n:
-        raise InvalidArgumentError(f"{name}: segment id {hi} is out of range [0, {n}).")
+        if data.size:
+            raise InvalidArgumentError(f"{name}: segment id {hi} is out of range [0, {n}).")
+        return xp.zeros(shape, data.dtype)  # ids but no elements: TensorFlow checks no id then
     if lo < 0:  # unsorted ops drop negative ids
         keep = flat_ids >= 0
         flat_ids, rows = flat_ids[keep], rows[keep]
-    shape = (n,) + rows.shape[1:]
     if kind in ("sum", "mean"):
         out = xp.zeros(shape, data.dtype)
         scatter_add(xp, out, flat_ids, rows)
@@ -75,8 +87,12 @@ def segment_reduce(xp, data, ids, kind, num_segments, sorted_ids):
                 return xp.where(out < 0, -q, q)
             out /= count
         return out
-    out = xp.full(shape, _extreme(data.dtype, kind), data.dtype)
-    _scatter_extreme(xp, out, flat_ids, rows, kind)
+    if kind == "prod":
+        out = xp.ones(shape, data.dtype)
+        _scatter_multiply(xp, out, flat_ids, rows)
+        return out
+    out = xp.full(shape, _start(data.dtype, kind, sorted_ids), data.dtype)
+    scatter_extreme(xp, out, flat_ids, rows, kind)
     if sorted_ids:  # TensorFlow: an empty sorted segment is 0
         present = xp.zeros((n,), bool)
         present[flat_ids] = True
@@ -91,14 +107,14 @@ def _ref(kind, sorted_ids):
         rows = data.reshape((flat.shape[0],) + data.shape[ids.ndim :])
         if n is None:
             n = int(flat.max()) + 1 if flat.size else 0
-        out = np.zeros((n,) + rows.shape[1:], data.dtype)
+        out = np.full((n,) + rows.shape[1:], 1 if kind == "prod" else 0, data.dtype)
         for i in range(n):
             sel = rows[flat == i].astype(np.float64)
             if not len(sel):
                 if kind in ("max", "min") and not sorted_ids:
                     out[i] = _extreme(data.dtype, kind)
                 continue
-            r = {"sum": np.sum, "mean": np.mean, "max": np.max, "min": np.min}[kind](sel, axis=0)
+            r = {"sum": np.sum, "mean": np.mean, "max": np.max, "min": np.min, "prod": np.prod}[kind](sel, axis=0)
             out[i] = np.trunc(r) if kind == "mean" and data.dtype.kind in "iu" else r
         return out
 
@@ -131,21 +147,26 @@ def _samples(sorted_ids, kind):
     def samples(rng):
         out = []
         for dt in (D.float32, D.float64, D.int32):
+            dm = "small" if kind == "prod" else "any"  # products of small values stay exact
+
+            def draw(shape, dt=dt, dm=dm):
+                return S.draw(rng, shape, dt, dm)
+
             if sorted_ids:
-                out.append(S.Sample((S.draw(rng, (6, 3), dt), np.array([0, 0, 1, 3, 3, 3], np.int32)), {}))
-                out.append(S.Sample((S.draw(rng, (4,), dt), np.array([0, 1, 1, 2], np.int64)), {}))
-                out.append(S.Sample((S.draw(rng, (0, 2), dt), np.zeros((0,), np.int32)), {}, "empty"))
+                out.append(S.Sample((draw((6, 3)), np.array([0, 0, 1, 3, 3, 3], np.int32)), {}))
+                out.append(S.Sample((draw((4,)), np.array([0, 1, 1, 2], np.int64)), {}))
+                out.append(S.Sample((draw((0, 2)), np.zeros((0,), np.int32)), {}, "empty"))
             else:
                 attrs = {"num_segments": 4}
                 ids = np.array([3, 0, 2, 1, -1, 0, 2], np.int32)  # -1: dropped
-                out.append(S.Sample((S.draw(rng, (7, 3), dt), ids), attrs))
-                out.append(S.Sample((S.draw(rng, (2, 3, 2), dt), np.array([[3, 0, 3], [1, 2, 0]], np.int64)), attrs))
+                out.append(S.Sample((draw((7, 3)), ids), attrs))
+                out.append(S.Sample((draw((2, 3, 2)), np.array([[3, 0, 3], [1, 2, 0]], np.int64)), attrs))
                 # Empty segments (lowest/highest values for max/min): integers only, as float32's
                 # extremes overflow the finite-difference check of the gradient table.
-                empty_ok = dt.is_integer or kind in ("sum", "mean")
+                empty_ok = dt.is_integer or kind in ("sum", "mean", "prod")
                 if empty_ok:
-                    out.append(S.Sample((S.draw(rng, (3,), dt), np.array([5, 0, 5], np.int32)), {"num_segments": 7}))
-                    out.append(S.Sample((S.draw(rng, (0,), dt), np.zeros((0,), np.int32)), attrs, "empty"))
+                    out.append(S.Sample((draw((3,)), np.array([5, 0, 5], np.int32)), {"num_segments": 7}))
+                    out.append(S.Sample((draw((0,)), np.zeros((0,), np.int32)), attrs, "empty"))
         return out
 
     return samples
@@ -178,3 +199,84 @@ unsorted_segment_sum_op = _def("sum", False)
 unsorted_segment_mean_op = _def("mean", False)
 unsorted_segment_max_op = _def("max", False)
 unsorted_segment_min_op = _def("min", False)
+segment_prod_op = _def("prod", True)
+unsorted_segment_prod_op = _def("prod", False)
+
+
+# --- bincount ---------------------------------------------------------------------------
+
+
+def _bincount_infer(specs, attrs):
+    arr, weights = specs
+    check_dtype("bincount", arr, _IDS, "arr")
+    check_dtype("bincount", weights, NUMERIC, "weights")
+    lo, hi = attrs["minlength"], attrs["maxlength"]
+    n = lo if lo is not None and lo == hi else None  # else the largest value decides
+    if attrs["axis"] is None:
+        return (Spec((n,), weights.dtype),)
+    if arr.shape is not None and len(arr.shape) != 2:
+        raise InvalidArgumentError(f"bincount: axis=-1 needs arr of rank 2, got shape {format_shape(arr.shape)}.")
+    return (Spec((None if arr.shape is None else arr.shape[0], n), weights.dtype),)
+
+
+def _bincount_impl(xp, arr, weights, minlength, maxlength, binary_output, axis):
+    """TensorFlow's DenseBincount: ``max(arr) + 1`` bins (at least ``minlength``, at most
+    ``maxlength``: larger values are dropped), per row of a matrix with ``axis`` -1."""
+    if arr.size and int(arr.min()) < 0:
+        raise InvalidArgumentError("bincount: Input arr must be non-negative!")
+    n = int(arr.max()) + 1 if arr.size else 0
+    n = max(n, minlength) if minlength is not None else n
+    n = min(n, maxlength) if maxlength is not None else n
+    rows = 1 if axis is None else arr.shape[0]
+    flat = arr.reshape(-1).astype(np.int64)
+    if axis is not None:  # row r's value v counts in bin r * n + v of the flattened output
+        flat = flat + xp.repeat(xp.arange(rows, dtype=np.int64) * n, arr.shape[1])
+    keep = arr.reshape(-1) < n
+    out = xp.zeros((rows * n,), weights.dtype)
+    if binary_output:
+        out[flat[keep]] = 1
+    else:
+        scatter_add(xp, out, flat[keep], xp.broadcast_to(weights, arr.shape).reshape(-1)[keep])
+    return out.reshape((n,) if axis is None else (rows, n))
+
+
+def _bincount_ref(arr, weights, minlength, maxlength, binary_output, axis):
+    rows = arr.reshape(1, -1) if axis is None else arr
+    w = np.broadcast_to(weights, arr.shape).reshape(rows.shape)
+    n = int(arr.max()) + 1 if arr.size else 0
+    n = max(n, minlength or 0)
+    n = n if maxlength is None else min(n, maxlength)
+    out = np.zeros((rows.shape[0], n), weights.dtype)
+    for r, (vals, ws) in enumerate(zip(rows, w)):
+        for v, x in zip(vals, ws):
+            if v < n:
+                out[r, v] = 1 if binary_output else out[r, v] + x
+    return out.reshape(-1) if axis is None else out
+
+
+def _bincount_samples(rng):
+    base = {"minlength": None, "maxlength": None, "binary_output": False, "axis": None}
+    arr = np.array([1, 1, 3, 0, 6, 3], np.int32)
+    ones = np.ones((), np.int32)
+    return [
+        S.Sample((arr, ones), base),
+        S.Sample((arr.astype(np.int64), S.draw(rng, (6,), D.float32)), base, "weights"),
+        S.Sample((arr, ones), {**base, "minlength": 9, "maxlength": 4}, "maxlength drops"),
+        S.Sample((arr, ones), {**base, "minlength": 9}, "minlength"),
+        S.Sample((arr, ones), {**base, "binary_output": True}, "binary"),
+        S.Sample((np.zeros((0,), np.int32), ones), base, "empty"),
+        S.Sample((arr.reshape(2, 3), S.draw(rng, (2, 3), D.float64)), {**base, "axis": -1}, "per row"),
+    ]
+
+
+bincount_op = register(
+    OpDef(
+        name="bincount",
+        kind="other",
+        infer=_bincount_infer,
+        impl=_bincount_impl,
+        ref=_bincount_ref,
+        samples=_bincount_samples,
+        host_sync=True,  # the largest value sizes the output
+    )
+)
