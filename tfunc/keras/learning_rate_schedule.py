@@ -13,6 +13,7 @@ from ..api import array_ops, math_ops, reduction_ops
 from ..api.variables import Variable
 from ..core import dtypes as D
 from ..eager.convert import convert_to_tensor
+from . import serialization
 
 __all__ = [
     "LearningRateSchedule",
@@ -283,11 +284,13 @@ _CLASSES = {
 
 
 def serialize(schedule) -> dict:
-    return {"class_name": type(schedule).__name__, "config": schedule.get_config()}
+    """A schedule's config as Keras 3 writes it (``module``, ``class_name``, ``config``,
+    ``registered_name``)."""
+    return serialization.serialize_keras_object(schedule)
 
 
 def deserialize(config):
     cls = _CLASSES.get(config.get("class_name"))
-    if cls is None:
-        raise ValueError(f"Unknown learning rate schedule: {config!r}")
+    if cls is None:  # a user's schedule, registered or in a custom object scope
+        return serialization.deserialize_keras_object(config)
     return cls.from_config(config.get("config", {}))

@@ -22,7 +22,7 @@ import warnings
 from ..api import array_ops, math_ops, nn_ops, reduction_ops
 from ..core import dtypes as D
 from ..eager.convert import convert_to_tensor
-from . import activations
+from . import activations, serialization
 
 __all__ = [
     "Loss",
@@ -297,11 +297,17 @@ class Loss:
         raise NotImplementedError(f"{type(self).__name__} must implement call(y_true, y_pred).")
 
     def get_config(self) -> dict:
-        return {"reduction": self.reduction, "name": self.name}
+        # "auto" is written as what it means: Keras 3 knows only the explicit reductions
+        reduction = Reduction.SUM_OVER_BATCH_SIZE if self.reduction == Reduction.AUTO else self.reduction
+        return {"name": self.name, "reduction": reduction}
 
     @classmethod
     def from_config(cls, config):
-        return cls(**config)
+        config = dict(config)
+        dtype = config.pop("dtype", None)  # Keras's losses may compute in another dtype
+        if dtype is not None:
+            raise ValueError(f"{cls.__name__}: tfunc.keras losses do not support dtype={dtype!r}.")
+        return cls(**serialization.accepted_arguments(cls, config))
 
 
 class _FunctionLoss(Loss):
@@ -318,13 +324,14 @@ class _FunctionLoss(Loss):
         y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
         return type(self)._fn(y_true, y_pred, **self._fn_kwargs)
 
+    def get_config(self):
+        """The reduction, the name and the function's options (``from_logits``...)."""
+        return dict(super().get_config(), **self._fn_kwargs)
+
 
 def _prepare_pair(y_true, y_pred):
     """Both as tensors (without changing their dtypes)."""
     return convert_to_tensor(y_true), convert_to_tensor(y_pred)
-
-    def get_config(self):
-        return dict(super().get_config(), **self._fn_kwargs)
 
 
 class MeanSquaredError(_FunctionLoss):

@@ -26,6 +26,7 @@ from ..eager.convert import convert_to_tensor
 from ..eager.tensor import Tensor
 from ..module import Module
 from . import learning_rate_schedule as schedules
+from . import serialization
 
 __all__ = ["Optimizer", "SGD", "Adam", "get", "schedules"]
 
@@ -981,7 +982,7 @@ class LossScaleOptimizer(Optimizer):
             raise ValueError("LossScaleOptimizer(dynamic=False) needs an initial_scale.")
         if dynamic_growth_steps is not None and not dynamic:
             raise ValueError("dynamic_growth_steps applies to dynamic loss scaling only.")
-        super().__init__(name=name or f"LossScaleOptimizer/{inner_optimizer.name}", learning_rate=0.0)
+        super().__init__(name=name or "loss_scale_optimizer", learning_rate=0.0)
         self.inner_optimizer = inner_optimizer
         self.dynamic = bool(dynamic)
         self.initial_scale = float(2.0**15 if initial_scale is None else initial_scale)
@@ -1114,13 +1115,25 @@ class LossScaleOptimizer(Optimizer):
         raise TypeError("LossScaleOptimizer applies its inner optimizer's steps; call apply_gradients.")
 
     def get_config(self) -> dict:
-        return {
+        """Keras 3's config (the inner optimizer serialized); ``dynamic`` only when False, a
+        TensorFlow 2 option Keras 3 does not have."""
+        config = {
             "name": self.name,
-            "inner_optimizer": self.inner_optimizer.get_config(),
-            "dynamic": self.dynamic,
+            "inner_optimizer": serialization.serialize_keras_object(self.inner_optimizer),
             "initial_scale": self.initial_scale,
             "dynamic_growth_steps": self.dynamic_growth_steps,
         }
+        if not self.dynamic:
+            config["dynamic"] = False
+        return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = dict(config)
+        config["inner_optimizer"] = serialization.deserialize_keras_object(config["inner_optimizer"], custom_objects)
+        if config.get("dynamic", True) is False:
+            config.pop("dynamic_growth_steps", None)  # written for Keras; fixed scaling has no growth
+        return cls(**config)
 
     def __repr__(self) -> str:
         return f"<tfunc.keras.optimizers.LossScaleOptimizer inner={self.inner_optimizer!r}>"

@@ -714,13 +714,12 @@ def model_from_json(json_string, custom_objects=None):
 
 
 def clone_model(model, input_tensors=None, clone_function=None, call_function=None, recursive=False, **kwargs):
-    """A new model of ``model``'s architecture with new weights, uncompiled: the model rebuilt from
-    its config (Keras's ``clone_model`` with its default arguments)."""
+    """A new model of ``model``'s architecture with new weights: the model rebuilt from its config,
+    compiled as ``model`` is (with a new optimizer), as Keras's ``clone_model`` with its default
+    arguments."""
     if input_tensors is not None or clone_function is not None or call_function is not None or recursive or kwargs:
         raise NotImplementedError(
             "tfunc.keras.models.clone_model rebuilds a model from its config only: input_tensors, "
             "clone_function, call_function and recursive are not supported."
         )
-    config = serialization.serialize_keras_object(model)
-    config.pop("compile_config", None)
-    return serialization.deserialize_keras_object(config)
+    return serialization.deserialize_keras_object(serialization.serialize_keras_object(model))

@@ -195,11 +195,12 @@ def serialize_keras_object(obj):
                 "Cannot serialize a lambda: tfunc.keras saves functions by name only. Use a named function "
                 "registered with `keras.saving.register_keras_serializable()`."
             )
+        # Keras 3's form for every function: its registered name ("package>name") or its own
         return {
-            "module": _public_module(obj) or obj.__module__,
+            "module": "builtins",
             "class_name": "function",
-            "config": obj.__name__,
-            "registered_name": get_registered_name(obj),
+            "config": get_registered_name(obj),
+            "registered_name": "function",
         }
     if not hasattr(obj, "get_config"):
         raise TypeError(f"Cannot serialize {obj!r}: it is not a Keras object (it has no get_config()).")
@@ -280,6 +281,27 @@ def _find(config, custom_objects):
     )
 
 
+def _function(name, module, custom_objects):
+    """The function a config names: registered (or in ``custom_objects``) under ``name``, else
+    tfunc.keras's activation, loss or metric function of that name. Only tfunc's own modules are
+    ever imported for a name a file gives."""
+    found = get_registered_object(name, custom_objects)
+    if found is None:
+        for namespace in (module, "keras.activations", "keras.losses", "keras.metrics"):
+            found = _builtin(namespace, name)
+            if inspect.isfunction(found):
+                return found
+        found = None
+    if found is None and module.split(".")[0] == "tfunc":
+        found = getattr(importlib.import_module(module), name, None)
+    if found is None:
+        raise TypeError(
+            f"Could not locate function '{name}' (module {module!r}). Make sure custom functions are decorated "
+            "with `@keras.saving.register_keras_serializable()` or passed in `custom_objects`."
+        )
+    return found
+
+
 def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwargs):
     """The object :func:`serialize_keras_object` (or Keras 3) described. Nested configs are
     rebuilt first; a layer is built from its ``build_config`` and a model compiled from its
@@ -298,18 +320,7 @@ def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwar
     if class_name in ("__tensor__", "__keras_tensor__", "__lambda__", "__typespec__"):
         raise ValueError(f"tfunc.keras cannot deserialize a {class_name} config here: {config}")
     if class_name == "function":
-        module = config.get("module") or ""
-        found = get_registered_object(config.get("registered_name") or inner, custom_objects)
-        if found is None:
-            found = _builtin(module, inner)
-        if found is None and module.split(".")[0] == "tfunc":  # only tfunc's own modules are imported
-            found = getattr(importlib.import_module(module), inner, None)
-        if found is None:
-            raise TypeError(
-                f"Could not locate function '{inner}' (module {module!r}). Make sure custom functions are decorated "
-                "with `@keras.saving.register_keras_serializable()` or passed in `custom_objects`."
-            )
-        return found
+        return _function(inner, config.get("module") or "", custom_objects)
     cls = _find(config, custom_objects)
     from_config = getattr(cls, "from_config", None)
     if from_config is None:
