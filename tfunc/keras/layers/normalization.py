@@ -6,7 +6,9 @@ Both compute their statistics in float32 when the layer computes in float16 or b
 
 from __future__ import annotations
 
-from ...api import array_ops, math_ops, nn_ops, reduction_ops
+import warnings
+
+from ...api import array_ops, math_ops, nn_ops
 from ...api.variables import Variable
 from ...core import dtypes as D
 from ...core.shapes import TensorShape
@@ -170,9 +172,9 @@ class BatchNormalization(PolicyLayer):
 
 class LayerNormalization(PolicyLayer):
     """Normalizes each example over ``axis`` (default the last):
-    ``y = gamma * (x - mean) / sqrt(var + epsilon) + beta``; with ``rms_scaling=True``,
-    ``y = gamma * x / sqrt(mean(x**2) + epsilon)``.  ``gamma`` and ``beta`` have the shape of the
-    normalized axes."""
+    ``y = gamma * (x - mean) / sqrt(var + epsilon) + beta``; with ``rms_scaling=True``
+    (deprecated in Keras 3.15, which warns), Keras's formula ``y = gamma * x / sqrt(var + epsilon)``.
+    ``gamma`` and ``beta`` have the shape of the normalized axes."""
 
     def __init__(
         self,
@@ -198,6 +200,12 @@ class LayerNormalization(PolicyLayer):
         self.center = bool(center)
         self.scale = bool(scale)
         self.rms_scaling = bool(rms_scaling)
+        if self.rms_scaling:
+            warnings.warn(
+                "You passed `rms_scaling=True`, which is deprecated. This argument incorrectly scales the input by "
+                "the variance, not the root mean square (as Keras 3.15 computes it).",
+                stacklevel=2,
+            )
         self.beta_initializer = _initializers.get(beta_initializer)
         self.gamma_initializer = _initializers.get(gamma_initializer)
 
@@ -238,9 +246,9 @@ class LayerNormalization(PolicyLayer):
                 return t  # trailing axes: broadcasts as it is
             return array_ops.reshape(t, _param_shape(shape, self._tfunc_axes, rank))
 
-        if self.rms_scaling:
-            ms = reduction_ops.reduce_mean(math_ops.square(y), axis=self._tfunc_axes, keepdims=True)
-            out = y * math_ops.rsqrt(ms + self.epsilon)
+        if self.rms_scaling:  # Keras 3.15's (deprecated) formula: scaled by the variance, not the RMS
+            _, var = nn_ops.moments(y, self._tfunc_axes, keepdims=True)
+            out = y * math_ops.rsqrt(var + self.epsilon)
             if self.gamma is not None:
                 out = out * param(self.gamma)
         else:
