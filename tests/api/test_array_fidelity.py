@@ -161,3 +161,31 @@ def test_set_shape_on_an_eager_tensor_checks_the_shape_as_tensorflow():
         x.set_shape([None, 5, None])
     with pytest.raises(ValueError, match="not compatible"):
         x.set_shape([3, 6])
+
+
+def test_repeat_keeps_the_static_dimensions_it_knows_while_tracing():
+    shapes = {}
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 6, 6, 3])])
+    def one_unknown(z):
+        shapes["one"] = tf.repeat(z, 2, axis=1).shape
+        return tf.repeat(z, 2, axis=1)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, None, 4])])
+    def two_unknown(z):
+        shapes["two"] = tf.repeat(z, 3, axis=2).shape
+        return tf.repeat(z, 3, axis=2)
+
+    x = np.arange(2 * 6 * 6 * 3, dtype=np.float32).reshape(2, 6, 6, 3)
+    np.testing.assert_array_equal(one_unknown(x).numpy(), np.repeat(x, 2, axis=1))
+    y = np.arange(8, dtype=np.float32).reshape(1, 2, 4)
+    np.testing.assert_array_equal(two_unknown(y).numpy(), np.repeat(y, 3, axis=2))
+    assert shapes["one"].as_list() == [None, 12, 6, 3] and shapes["two"].as_list() == [None, None, 12]
+    np.testing.assert_array_equal(tf.repeat(tf.zeros([0, 2]), 2, axis=1).shape, (0, 4))
+
+
+def test_up_sampling_keeps_its_static_shape_so_a_convolution_can_follow():
+    model = tf.keras.Sequential(
+        [tf.keras.Input((6, 6, 3)), tf.keras.layers.UpSampling2D(2), tf.keras.layers.Conv2D(2, 3)]
+    )
+    assert model.output_shape == (None, 10, 10, 2)

@@ -86,9 +86,15 @@ def repeat(input, repeats, axis=None, name=None):
         raise InvalidArgumentError(f"repeat: repeats must be non-negative, got {counts}.")
     if len(counts) == 1:  # every element the same number of times: tile a new axis, merge it
         y = tile(expand_dims(x, axis + 1), [1] * (axis + 1) + [counts[0]] + [1] * (rank - axis - 1))
+        static = x.shape.as_list()
+        static[axis] = None if static[axis] is None else static[axis] * counts[0]
+        if static.count(None) <= 1 and 0 not in static:  # a static target keeps the known dimensions
+            return reshape(y, [-1 if d is None else d for d in static])
         dims = shape(x)
         new = concat([dims[:axis], [dims[axis] * counts[0]], dims[axis + 1 :]], axis=0)
-        return reshape(y, new)
+        out = reshape(y, new)
+        out.set_shape(static)  # what is known of the run-time target
+        return out
     n = x.shape[axis]
     if n is not None and n != len(counts):
         raise InvalidArgumentError(f"repeat: {len(counts)} repeats for an axis of size {n}.")
