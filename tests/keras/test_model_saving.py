@@ -401,3 +401,27 @@ def test_a_registered_subclassed_model_round_trips_with_its_arguments(tmp_path, 
     again = keras.models.load_model(tmp_path / "two.keras")
     assert type(again) is TwoLayers and again.hidden == 5 and again.name == "two"
     _same_outputs(model, again, x)
+
+
+def test_operators_on_keras_tensors_are_saved_as_the_keras_ops_keras_records(tmp_path, rng):
+    a = keras.Input((3,), name="a")
+    h = layers.Dense(3)(a)
+    out = layers.Dense(2)(h * 2.0 + a)
+    out = (1.0 - ((-out) @ tf.ones((2, 2))) / 2.0) ** 2
+    model = keras.Model(a, out)
+    config = model.get_config()["layers"]
+    ops = [(c["module"], c["class_name"]) for c in config if c["module"] == "keras.src.ops.numpy"]
+    assert [name for _, name in ops] == ["Multiply", "Add", "Negative", "Matmul", "TrueDivide", "Subtract", "Power"]
+    subtract = next(c for c in config if c["class_name"] == "Subtract")
+    divide = next(c for c in config if c["class_name"] == "TrueDivide")
+    assert subtract["config"] == {"name": subtract["name"]} and "build_config" not in subtract
+    assert subtract["name"].startswith("subtract") and divide["name"].startswith("true_divide")
+    first, second = subtract["inbound_nodes"][0]["args"]
+    assert first == 1.0 and second["config"]["keras_history"] == [divide["name"], 0, 0]  # 1 - x, in that order
+    matmul = next(c for c in config if c["class_name"] == "Matmul")
+    assert matmul["inbound_nodes"][0]["args"][1] == {
+        "class_name": "__tensor__",
+        "config": {"value": [[1.0, 1.0], [1.0, 1.0]], "dtype": "float32"},
+    }
+    model.save(tmp_path / "ops.keras")
+    _same_outputs(model, keras.models.load_model(tmp_path / "ops.keras"), rng.standard_normal((4, 3)).astype("float32"))

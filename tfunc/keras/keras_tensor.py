@@ -22,8 +22,8 @@ from .dtypes import keras_dtype
 __all__ = ["KerasTensor", "Node", "is_keras_tensor", "any_keras_tensor", "symbolic_call", "compute_output_spec"]
 
 _names = itertools.count()
-# The layer class that applies an operator to KerasTensors; set by layers/base.py, which builds on
-# this module (so this module cannot import it).
+# The layer classes that apply an operator to KerasTensors, by Keras's class name; set by
+# layers/operators.py, which builds on this module (so this module cannot import it).
 _OPERATOR_LAYER: list = []
 _symbolic = threading.local()  # depth: how many compute_output_spec runs are under way
 
@@ -78,42 +78,43 @@ class KerasTensor:
     def __iter__(self):
         raise TypeError(f"A KerasTensor is symbolic: it cannot be iterated over. Received: {self!r}")
 
-    # Arithmetic on KerasTensors adds an operator node (as Keras 3's ``keras.ops`` do).
-    def _op(self, name, fn, *others):
-        return _OPERATOR_LAYER[0](name, fn)(self, *others)
+    # Arithmetic on KerasTensors adds an operator node (as Keras 3's ``keras.ops`` do), its
+    # operands in the order they are written (``1 - x`` is Subtract(1, x)).
+    def _op(self, op, *operands):
+        return _OPERATOR_LAYER[0][op]()(*operands)
 
     def __add__(self, other):
-        return self._op("add", lambda a, b: a + b, other)
+        return self._op("Add", self, other)
 
     def __radd__(self, other):
-        return self._op("add", lambda a, b: b + a, other)
+        return self._op("Add", other, self)
 
     def __sub__(self, other):
-        return self._op("subtract", lambda a, b: a - b, other)
+        return self._op("Subtract", self, other)
 
     def __rsub__(self, other):
-        return self._op("subtract", lambda a, b: b - a, other)
+        return self._op("Subtract", other, self)
 
     def __mul__(self, other):
-        return self._op("multiply", lambda a, b: a * b, other)
+        return self._op("Multiply", self, other)
 
     def __rmul__(self, other):
-        return self._op("multiply", lambda a, b: b * a, other)
+        return self._op("Multiply", other, self)
 
     def __truediv__(self, other):
-        return self._op("divide", lambda a, b: a / b, other)
+        return self._op("TrueDivide", self, other)
 
     def __rtruediv__(self, other):
-        return self._op("divide", lambda a, b: b / a, other)
+        return self._op("TrueDivide", other, self)
 
     def __matmul__(self, other):
-        return self._op("matmul", lambda a, b: a @ b, other)
+        return self._op("Matmul", self, other)
 
     def __pow__(self, other):
-        return self._op("power", lambda a, b: a**b, other)
+        return self._op("Power", self, other)
 
     def __neg__(self):
-        return self._op("negative", lambda a: -a)
+        return self._op("Negative", self)
 
 
 def is_keras_tensor(x) -> bool:

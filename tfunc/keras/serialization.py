@@ -21,6 +21,8 @@ import threading
 import numpy as np
 
 from ..core import dtypes as D
+from ..eager.convert import convert_to_tensor
+from ..eager.tensor import EagerTensor
 
 __all__ = [
     "register_keras_serializable",
@@ -147,6 +149,7 @@ def accepted_arguments(cls, config: dict) -> dict:
 
 # The public Keras module each tfunc.keras module's classes are written under (Keras's own names).
 _PUBLIC_MODULES = {
+    "tfunc.keras.layers.operators": "keras.src.ops.numpy",
     "tfunc.keras.layers": "keras.layers",
     "tfunc.keras.models.sequential": "keras",
     "tfunc.keras.models.model": "keras",
@@ -189,6 +192,11 @@ def serialize_keras_object(obj):
         return obj.item()
     if isinstance(obj, D.DType):
         return obj.name
+    if isinstance(obj, EagerTensor):  # a constant operand of an operator (``x @ w``)
+        return {
+            "class_name": "__tensor__",
+            "config": {"value": np.asarray(obj.numpy()).tolist(), "dtype": obj.dtype.name},
+        }
     if inspect.isfunction(obj):
         if obj.__name__ == "<lambda>":
             raise ValueError(
@@ -239,6 +247,7 @@ _NAMESPACES = {
     "keras.losses": ("losses",),
     "keras.metrics": ("metrics",),
     "keras.activations": ("activations",),
+    "keras.src.ops.numpy": ("layers.operators",),
 }
 
 
@@ -317,7 +326,9 @@ def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwar
     class_name, inner = config["class_name"], config["config"]
     if class_name == "__numpy__":
         return np.array(inner["value"], dtype=inner["dtype"])
-    if class_name in ("__tensor__", "__keras_tensor__", "__lambda__", "__typespec__"):
+    if class_name == "__tensor__":
+        return convert_to_tensor(np.array(inner["value"], dtype=inner["dtype"]))
+    if class_name in ("__keras_tensor__", "__lambda__", "__typespec__"):
         raise ValueError(f"tfunc.keras cannot deserialize a {class_name} config here: {config}")
     if class_name == "function":
         return _function(inner, config.get("module") or "", custom_objects)

@@ -10,6 +10,7 @@ later traces reuse them.  The built-in layers follow the dtype policy
 ``'mixed_float16'``.
 """
 
+from . import operators  # noqa: F401  (registers the layers behind operators on KerasTensors)
 from .activation_layers import ELU, LeakyReLU, ReLU, Softmax
 from .base import Layer, reset_layer_names
 from .bidirectional import Bidirectional

@@ -704,21 +704,26 @@ def _has_keras_tensor(args, kwargs) -> bool:
 
 
 class OperatorLayer(Layer):
-    """An arithmetic operator applied to KerasTensors (``x + y``, ``2 * x``) in a functional model."""
+    """An arithmetic operator applied to KerasTensors (``x + y``, ``2 * x``) in a functional
+    model; one subclass per operator (``layers/operators.py``), with its operands in order."""
 
-    def __init__(self, op_name, fn, **kwargs):
-        super().__init__(name=unique_layer_name(op_name), **kwargs)
-        self._tfunc_fn = fn
-        self._tfunc_class_name = "".join(part.title() for part in op_name.split("_"))
+    _tfunc_op_name = "operator"
+    _tfunc_fn = None
+
+    def __init__(self, name=None, **kwargs):
+        super().__init__(name=name or unique_layer_name(self._tfunc_op_name), **kwargs)
 
     def call(self, *inputs):
-        return self._tfunc_fn(*inputs)
+        return type(self)._tfunc_fn(*inputs)
 
     def _convert_inputs(self, inputs):
         return inputs
 
+    def get_config(self) -> dict:
+        return {"name": self.name}  # as Keras's config of a keras.ops operation
 
-_keras_tensor._OPERATOR_LAYER.append(OperatorLayer)
+    def get_build_config(self):
+        return None  # an operation has no build config in Keras (which refuses one)
 
 
 def refuse_unsupported(**options) -> None:
