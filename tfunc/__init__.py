@@ -70,6 +70,7 @@ from .api.debugging_ops import (
     assert_greater,
     assert_less,
     assert_rank,
+    ensure_shape,
 )
 from .api.functional_ops import case, foldl, foldr, map_fn, scan, switch_case
 from .api.indexed_slices import IndexedSlices
@@ -354,6 +355,7 @@ __all__ = [
     "assert_greater",
     "assert_less",
     "assert_rank",
+    "ensure_shape",
     "case",
     "switch_case",
     "map_fn",

@@ -17,6 +17,7 @@ from .api.debugging_ops import (
     assert_rank,
     assert_type,
     check_numerics,
+    ensure_shape,
 )
 
 __all__ = [
@@ -36,4 +37,5 @@ __all__ = [
     "assert_rank",
     "assert_type",
     "check_numerics",
+    "ensure_shape",
 ]

@@ -145,3 +145,32 @@ def test_check_numerics_as_a_statement_still_checks_in_a_function():
     assert float(f(tf.constant(1.0))) == 2.0
     with pytest.raises(tf.errors.InvalidArgumentError, match="log of x"):
         f(tf.constant(-1.0))
+
+
+def test_ensure_shape_refines_the_static_shape_and_checks_the_run_time_one():
+    x = tf.zeros([3, 4])
+    assert tf.ensure_shape(x, [None, 4]).shape == (3, 4)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="not compatible with expected shape"):
+        tf.ensure_shape(x, [3, 5])
+    seen = {}
+
+    @tf.function(input_signature=[tf.TensorSpec([None, None])])
+    def f(t):
+        y = tf.ensure_shape(t, [None, 4])
+        seen["shape"] = y.shape
+        return y * 2
+
+    np.testing.assert_array_equal(f(tf.ones([2, 4])).numpy(), 2 * np.ones((2, 4)))
+    assert seen["shape"].as_list() == [None, 4]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="expected shape"):
+        f(tf.zeros([2, 5]))
+
+    @tf.function(input_signature=[tf.TensorSpec(None)])
+    def any_rank(t):
+        return tf.ensure_shape(t, [2])
+
+    np.testing.assert_array_equal(any_rank(tf.zeros([2])).numpy(), [0, 0])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="expected shape"):
+        any_rank(tf.zeros([2, 2]))
+    with pytest.raises(ValueError, match="not compatible"):  # known while tracing: at once
+        tf.function(lambda t: tf.ensure_shape(t, [5]))(tf.zeros([3]))

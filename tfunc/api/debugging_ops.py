@@ -11,6 +11,7 @@ import numpy as np
 from ..core import dtypes as D
 from ..core.context import ctx
 from ..core.errors import InvalidArgumentError
+from ..core.shapes import TensorShape
 from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import call
 from ..eager.tensor import EagerTensor
@@ -18,8 +19,9 @@ from ..ops.debugging import assert_op, assertion_text, check_numerics_op
 from ..tracing.symbolic import constant_value
 from . import math_ops as m
 from . import reduction_ops as r
+from .array_ops import identity, reshape, shape
 from .array_ops import rank as rank_of
-from .array_ops import reshape, shape
+from .array_ops import shape as shape_of
 
 __all__ = [
     "Assert",
@@ -38,6 +40,7 @@ __all__ = [
     "assert_rank",
     "assert_type",
     "check_numerics",
+    "ensure_shape",
 ]
 
 
@@ -45,6 +48,30 @@ def check_numerics(tensor, message, name=None):
     """``tensor`` unchanged; ``InvalidArgumentError`` naming ``message`` if it has NaN or Inf."""
     t = convert_to_tensor(tensor)
     return call(check_numerics_op, (t,), {"message": str(message)})
+
+
+def ensure_shape(x, shape, name=None):
+    """``x``, with its static shape refined to ``shape`` (``None`` for a dimension of any size);
+    ``InvalidArgumentError`` when its shape does not match: at once when that is known (eagerly,
+    or while tracing), else when the graph runs."""
+    x = convert_to_tensor(x)
+    expected = TensorShape(shape)
+    if not x.shape.is_compatible_with(expected):  # TensorFlow: a ValueError while tracing
+        error = InvalidArgumentError if ctx.graph is None else ValueError
+        raise error(f"Shape of tensor {x.shape} is not compatible with expected shape {expected}.")
+    if ctx.graph is None or expected.rank is None:
+        return x
+    known = x.shape.as_list() if x.shape.rank is not None else [None] * expected.rank
+    dims = shape_of(x)
+    text = f"Shape of tensor is not compatible with expected shape {expected}."
+    if x.shape.rank is None:
+        _check(m.equal(rank_of(x), expected.rank), text, [dims], ["shape"], 16)
+    for i, (d, e) in enumerate(zip(known, expected.as_list())):
+        if d is None and e is not None:  # only the run knows this dimension
+            _check(m.equal(dims[i], e), text, [dims], ["shape"], 16)
+    out = identity(x)
+    out.set_shape(x.shape.merge_with(expected) if x.shape.rank is not None else expected)
+    return out
 
 
 def assert_all_finite(t, msg, name=None, x=None, message=None):
