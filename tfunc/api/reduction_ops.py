@@ -13,7 +13,7 @@ import numpy as np
 from ..core import dtypes as D
 from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import call
-from ..eager.tensor import Tensor
+from ..eager.tensor import EagerTensor, Tensor
 from ..ops.array import reshape_op
 from ..ops.infer import normalize_axes, normalize_axis
 from ..ops.reduction import (
@@ -60,10 +60,13 @@ def _one_element(x, axes, keepdims):
     """``x`` reshaped to the reduced shape when the reduced axes hold one element, known from
     the static shape, else None: TensorFlow's float sum and mean then copy the value (a sum
     from +0 would turn -0.0 into +0.0).  Decided once while tracing, no run-time cost."""
-    if axes is None or not (x.dtype.is_floating or x.dtype.is_complex):
+    dims = x._value.shape if isinstance(x, EagerTensor) else x.shape._dims  # (an eager shape: no TensorShape)
+    if dims is None:
         return None
-    dims = x.shape._dims
-    if dims is None or any(dims[a] != 1 for a in axes):
+    for a in axes:  # (a plain loop: this runs on every eager sum)
+        if dims[a] != 1:
+            return None
+    if not (x.dtype.is_floating or x.dtype.is_complex):
         return None
     out = (
         tuple(1 if i in axes else d for i, d in enumerate(dims))
@@ -81,7 +84,7 @@ def _reduce_fn(op, copies_one_element=False):
         axes = normalize_axes(_static_axis(axis, op.name), x.shape.rank, name or op.name)
         if axes is None and axis is not None:
             raise TypeError(f"{op.name}: negative axes need a tensor of known rank.")
-        if copies_one_element:
+        if copies_one_element and axes is not None:
             y = _one_element(x, axes, keepdims)
             if y is not None:
                 return y
