@@ -259,3 +259,19 @@ def test_an_exported_assertion_runs_in_the_numpy_loader(tmp_path):
     np.testing.assert_array_equal(m(np.array([1.0], np.float32)), [2.0])
     with pytest.raises(ValueError, match=r"positive\. .* x = \[-1.0\]"):
         m(np.array([-1.0], np.float32))
+
+
+def test_splits_of_a_run_time_dimension(tmp_path):
+    class Parts(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+        def __call__(self, x):
+            head, rest = tf.split(x, [2, -1], axis=0)
+            left, right = tf.split(x, 2, axis=1)
+            return rest * 2.0, head + 0.0, left - right
+
+    model = Parts()
+    tf.saved_model.save(model, str(tmp_path / "parts"))
+    loaded = portable.load(str(tmp_path / "parts"))
+    x = np.arange(10, dtype=np.float32).reshape(5, 2)
+    for got, want in zip(loaded(x), model(x)):
+        np.testing.assert_array_equal(np.asarray(got), want.numpy())

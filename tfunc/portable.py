@@ -1220,6 +1220,15 @@ def _sparse_xent(labels, logits):
 
 
 def _split(x, axis, sizes):
+    d = x.shape[axis]
+    if None in sizes:  # equal parts of a dimension unknown while tracing
+        if d % len(sizes):
+            raise ValueError(f"split: dimension {axis} of size {d} cannot be split into {len(sizes)} equal parts.")
+        sizes = (d // len(sizes),) * len(sizes)
+    elif -1 in sizes:  # the rest of a dimension unknown while tracing
+        sizes = tuple(d - sum(n for n in sizes if n != -1) if n == -1 else n for n in sizes)
+    if any(n < 0 for n in sizes) or sum(sizes) != d:
+        raise ValueError(f"split: sizes {list(sizes)} do not add up to {d}, the size of dimension {axis}.")
     lead = (slice(None),) * (axis % x.ndim)
     parts, start = [], 0
     for n in sizes:
