@@ -189,3 +189,25 @@ def test_up_sampling_keeps_its_static_shape_so_a_convolution_can_follow():
         [tf.keras.Input((6, 6, 3)), tf.keras.layers.UpSampling2D(2), tf.keras.layers.Conv2D(2, 3)]
     )
     assert model.output_shape == (None, 10, 10, 2)
+
+
+def test_tensor_scatter_max_and_min_follow_tensorflow_with_nan():
+    # an update replaces the value only when greater (less): a NaN update never wins, a NaN stays
+    nan = float("nan")
+    for fn in (lambda *a: tf.tensor_scatter_nd_max(*a), tf.function(lambda *a: tf.tensor_scatter_nd_max(*a))):
+        np.testing.assert_array_equal(fn(tf.constant([1.0]), [[0], [0]], tf.constant([nan, 5.0])).numpy(), [5.0])
+        got = fn(tf.constant([1.0, nan, 1.0]), [[0], [1], [2]], tf.constant([nan, 2.0, 3.0])).numpy()
+        np.testing.assert_array_equal(got, [1.0, nan, 3.0])
+    got = tf.tensor_scatter_nd_min(tf.constant([1.0, nan]), [[0], [1], [0]], tf.constant([nan, -2.0, 0.5]))
+    np.testing.assert_array_equal(got.numpy(), [0.5, nan])
+
+
+def test_split_refuses_sizes_tensorflow_refuses_in_both_modes():
+    x = tf.range(5.0)
+    for sizes in ([-2, 7], [7, -1], [6, -1], [-1, -1], [2, 2]):
+        for split in (lambda t, s=sizes: tf.split(t, s), tf.function(lambda t, s=sizes: tf.split(t, s))):
+            with pytest.raises(tf.errors.InvalidArgumentError, match="split"):
+                split(x)
+    run_time = tf.function(lambda t: tf.split(t, [-1, -1]), input_signature=[tf.TensorSpec([None])])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="one -1"):
+        run_time.get_concrete_function()

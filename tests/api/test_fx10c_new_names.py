@@ -136,3 +136,10 @@ def test_segment_prod_gradient_with_zeros():
             tape.watch(x)
             y = prod(x)
         assert tape.gradient(y, x).numpy().tolist() == [0.0, 2.0, 4.0, 3.0, 0.0, 0.0, 1.0]
+
+
+def test_saturate_cast_takes_the_lower_limit_last_and_clamps_complex_parts():
+    # int64 -> uint64: the overflowed upper limit is below the lower one, which wins (TF: [0, 0])
+    np.testing.assert_array_equal(tf.saturate_cast(tf.constant([-1, 5], tf.int64), tf.uint64).numpy(), [0, 0])
+    got = tf.saturate_cast(tf.constant([1e300 + 1j], tf.complex128), tf.complex64).numpy()
+    assert got.dtype == np.complex64 and got[0] == np.complex64(np.finfo(np.float32).max + 1j)

@@ -190,9 +190,21 @@ def split(value, num_or_size_splits, axis=0, num=None, name=None):
     else:
         sizes = tuple(_required_static_ints(num_or_size_splits, "num_or_size_splits", "split"))
         d = x.shape[axis] if rank is not None else None
+        if sizes.count(-1) > 1 or any(s < -1 for s in sizes):  # as TensorFlow: one -1 at most, no other negatives
+            raise InvalidArgumentError(
+                f"split: num_or_size_splits may hold one -1 and otherwise sizes >= 0, got {list(sizes)}."
+            )
         if -1 in sizes and d is not None:  # else the kernel sizes the rest when the graph runs
             rest = d - sum(s for s in sizes if s != -1)
+            if rest < 0:
+                raise InvalidArgumentError(
+                    f"split: sizes {list(sizes)} add up to more than {d}, the size of dimension {axis}."
+                )
             sizes = tuple(rest if s == -1 else s for s in sizes)
+        elif d is not None and sum(sizes) != d:
+            raise InvalidArgumentError(
+                f"split: sizes {list(sizes)} do not add up to {d}, the size of dimension {axis}."
+            )
     return list(call(split_op, (x,), {"axis": axis, "sizes": sizes}))
 
 

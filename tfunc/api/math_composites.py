@@ -124,12 +124,16 @@ def saturate_cast(value, dtype, name=None):
     """``value`` cast to ``dtype`` after clamping it to the range ``dtype`` holds, as TensorFlow
     computes it: the limits are taken in the input's dtype, nudged toward 0 where rounding put
     them past the output's range (so float32 3e9 into int32 gives 2147483520).  A complex input
-    cast to a real dtype loses its imaginary part first."""
+    cast to a real dtype loses its imaginary part first; into a complex dtype, each part is
+    clamped to the part's range."""
     x = convert_to_tensor(value)
     out = D.as_dtype(dtype)
     if x.dtype.is_complex and not out.is_complex:
         x = m.real(x)
-    if x.dtype.is_bool or out.is_bool or x.dtype.is_complex:  # (complex to complex: a plain cast)
+    if x.dtype.is_complex:
+        parts = [saturate_cast(part, out.real_dtype) for part in (m.real(x), m.imag(x))]
+        return m.complex(*parts)
+    if x.dtype.is_bool or out.is_bool:
         return m.cast(x, out)
     np_in, np_out = x.dtype.as_numpy_dtype, out.real_dtype
     try:
@@ -143,4 +147,5 @@ def saturate_cast(value, dtype, name=None):
         hi = np_in(np.minimum(float(x.dtype.max), float(np_out.max)))
         if np.array([hi, np_out.max], promoted)[0] > np.array([hi, np_out.max], promoted)[1]:
             hi = np.nextafter(hi, np_in(0), dtype=np_in)
-    return m.cast(m.minimum(m.maximum(x, constant(lo, x.dtype)), constant(hi, x.dtype)), out)
+    # TensorFlow's order: the lower limit wins where overflow put it above the upper one
+    return m.cast(m.maximum(m.minimum(x, constant(hi, x.dtype)), constant(lo, x.dtype)), out)

@@ -450,6 +450,18 @@ def _tensor_scatter_update_impl(xp, tensor, indices, updates):
     return out
 
 
+def _scatter_nan_aware(xp, out, where, updates, kind) -> None:
+    """TensorFlow's rule for tensor_scatter_nd_max/min: an update replaces the value when it is
+    greater (less), so a NaN update never wins and a NaN already there stays."""
+    if out.dtype.kind != "f":
+        scatter_extreme(xp, out, where, updates, kind)
+        return
+    fill = -np.inf if kind == "max" else np.inf
+    best = xp.full(out.shape, fill, out.dtype)
+    scatter_extreme(xp, best, where, xp.where(xp.isnan(updates), fill, updates).astype(out.dtype), kind)
+    xp.copyto(out, best, where=(best > out) if kind == "max" else (best < out))
+
+
 def _tensor_scatter_combine(kind):
     """The kernel of ``tensor_scatter_nd_<kind>``: add, sub, max or min updates into a copy."""
     name = "tensor_scatter_nd_" + kind
@@ -459,7 +471,7 @@ def _tensor_scatter_combine(kind):
         out = tensor.copy()
         where = nd_index(xp, indices, tensor.shape, 0, name)
         if kind in ("max", "min"):
-            scatter_extreme(xp, out, where, updates, kind)
+            _scatter_nan_aware(xp, out, where, updates, kind)
         else:  # sub adds the negated updates: the same in IEEE floats, and wraps for unsigned
             scatter_add(xp, out, where, xp.negative(updates) if kind == "sub" else updates)
         return out
