@@ -50,8 +50,8 @@ template <> __device__ __forceinline__ double tf_truncatemod<double>(double a, d
 // Shifts with the count clamped to [0, bits - 1], as TensorFlow's kernels (a shift by the
 // width or more, or by a negative count, is undefined in C).
 template <typename T> __device__ __forceinline__ T tf_shift_count(T b) {
-    const long long top = (long long)sizeof(T) * 8 - 1, n = (long long)b;
-    return (T)(n < 0 ? 0 : (n > top ? top : n));
+    const T top = (T)(sizeof(T) * 8 - 1);
+    return b < (T)0 ? (T)0 : (b > top ? top : b);  // (compared in T: a uint64 count stays unsigned)
 }
 template <typename T> __device__ __forceinline__ T tf_left_shift(T a, T b) { return (T)(a << tf_shift_count(b)); }
 template <typename T> __device__ __forceinline__ T tf_right_shift(T a, T b) { return (T)(a >> tf_shift_count(b)); }

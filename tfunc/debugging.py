@@ -17,7 +17,6 @@ from .api.debugging_ops import (
     assert_rank,
     assert_type,
     check_numerics,
-    ensure_shape,
 )
 
 __all__ = [
@@ -37,5 +36,4 @@ __all__ = [
     "assert_rank",
     "assert_type",
     "check_numerics",
-    "ensure_shape",
 ]

@@ -19,7 +19,7 @@ from ..ops.debugging import assert_op, assertion_text, check_numerics_op
 from ..tracing.symbolic import constant_value
 from . import math_ops as m
 from . import reduction_ops as r
-from .array_ops import identity, reshape, shape
+from .array_ops import identity, reshape
 from .array_ops import rank as rank_of
 from .array_ops import shape as shape_of
 
@@ -175,7 +175,7 @@ def assert_rank(x, rank, message=None, name=None):
         if x.shape.rank != want:
             raise ValueError(f"{text} Received shape: {x.shape}")
         return None
-    return _check(m.equal(rank_of(x), want), text, [shape(x)], ["Received shape"], 8)
+    return _check(m.equal(rank_of(x), want), text, [shape_of(x)], ["Received shape"], 8)
 
 
 def assert_type(tensor, tf_type, message=None, name=None):

@@ -160,6 +160,11 @@ def constant(value, dtype=None, shape=None, name=None) -> EagerTensor:
     return _literal(g, value, dtype, shape)
 
 
+def _own(arr, dtype) -> EagerTensor:
+    """An eager tensor holding ``arr`` itself: for an array no one else holds (constant copies)."""
+    return EagerTensor._make(_device.current().asarray(arr), dtype)
+
+
 def _literal(g, value, dtype, shape) -> EagerTensor:
     t = EagerTensor._make(*to_array(value, dtype, shape))
     g.mark_literal(t)
@@ -260,7 +265,8 @@ def as_python_operand(value, like: Tensor):
             # NumPy operands are cast to the tensor's dtype, as TensorFlow's operators do
             # (``f32 * np.ones(3)`` is float32; ``i32 * np.array([1.5])`` truncates)
             with np.errstate(all="ignore"):
-                return constant(np.asarray(value).astype(like.dtype._np), like.dtype)
+                arr = np.asarray(value).astype(like.dtype._np)  # a copy of its own: no second one
+            return constant(arr, like.dtype) if ctx.graph is not None else _own(arr, like.dtype)
     if value.__class__ is complex and like.dtype.is_complex:
         return constant(value, like.dtype)
     if _is_python_value(value) and not (isinstance(value, (str, bytes)) and not like.dtype.is_string):
