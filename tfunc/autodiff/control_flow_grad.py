@@ -11,9 +11,12 @@ from ..tracing.replay import GivenControl, replay
 from ..tracing.symbolic import SymbolicTensor
 from .registry import no_gradient, register_gradient
 from .tape import GradientTape
-from .tensor_array_grad import handle_info, zeros_grad
+from .tensor_array_grad import handle_info, info_at, zeros_grad
 
 no_gradient("loop_stack_size", "loop_stack_read")
+# As TensorFlow's ReduceDataset: no gradient flows through a loop over a dataset (a tape inside
+# the function records no loop; one outside, replaying the function for its gradient, does).
+no_gradient("dataset_loop")
 
 
 def _float_indices(tensors, infos=None):
@@ -58,11 +61,15 @@ def _is_kept_values(t) -> bool:
 def _stashed(node) -> bool:
     """Whether the forward run keeps this node's values for the gradient's recomputation: a
     random draw must not be drawn again, a variable read must see the value of its time, an
-    assignment must not happen twice (none of them passes a gradient to its inputs)."""
+    assignment must not happen twice, and a TensorArray's size must be that of its time (its
+    buffer grows in place: recomputed, ``ta.write(ta.size(), x)`` would write past the end).
+    None of them passes a gradient to its inputs."""
     if not node.outputs or node.op in ("const", "placeholder"):
         return False
     op = REGISTRY[node.op]
-    return op.kind != "control" and (op.random or op.writes == "var" or node.op == "read_variable")
+    return op.kind != "control" and (
+        op.random or op.writes == "var" or node.op in ("read_variable", "tensor_array_size")
+    )
 
 
 def _keeps(ir) -> bool:
@@ -100,17 +107,22 @@ def with_stash(ir):
     return new, tuple(entries)
 
 
-def unstash(stash, entries) -> dict:
-    """The forward values of a stash as ``Replay``'s ``given``: node id -> output tensors (for
-    a nested cond or loop, a :class:`GivenControl` with its own stash for its gradient)."""
+def unstash(stash, entries, ir, inputs) -> dict:
+    """The forward values of a stash of sub-graph ``ir`` (recomputed from ``inputs``) as
+    ``Replay``'s ``given``: node id -> output tensors (for a nested cond or loop, a
+    :class:`GivenControl` with its own stash for its gradient)."""
     specs = [spec for _, out, _ in entries for spec in out]
     if not specs:
         return {}
     values = call(unstash_op, (stash,), {"specs": tuple(specs)})
     values = list(values) if isinstance(values, (list, tuple)) else [values]
-    given, k = {}, 0
+    given, k, handles = {}, 0, {}
     for nid, out, kind in entries:
         got = tuple(values[k : k + len(out)])
+        if kind is not None:  # a nested loop or cond may output TensorArray handles: note which
+            for p in range(len(out) - 1):  # (not its own stash, the last)
+                if out[p].dtype.is_variant and (info := info_at(ir, (nid, p), inputs)) is not None:
+                    handles[k + p] = info
         k += len(out)
         if kind is None:
             given[nid] = got
@@ -118,6 +130,8 @@ def unstash(stash, entries) -> dict:
             given[nid] = GivenControl(got[:-1], {"forward_stash": got[-1], "stash": kind[1]})
         else:  # a loop's last output: the stack of its iterations
             given[nid] = GivenControl(got[:-1], {"forward_stack": got[-1], "stash": kind[1]})
+    if handles:  # for handle_info, as on a loop's stack read
+        values[0].graph.ir.node(values[0].node).meta["handle_infos"] = handles
     return given
 
 
@@ -208,7 +222,7 @@ def _cond_grad(op, *dys):
 
     def branch(graph, which):
         def vjp():
-            given = unstash(stash[2], stash[which]) if stash is not None else None
+            given = unstash(stash[2], stash[which], graph, caps) if stash is not None else None
             return subgraph_vjp(graph, caps, wrt, list(dys), infos, given)
 
         return vjp
@@ -250,14 +264,20 @@ def _while_grad(op, *dys):
     dl0 = [dys[i] if dys[i] is not None else zeros_grad(op.outputs[i], infos.get(i)) for i in fvars]
     dc0 = [zeros_grad(caps[j], infos.get(n + j)) for j in fcaps]
 
+    handles = {k: info for k, info in infos.items() if k < n}  # of the loop variables
+
     def cond_fn(i, *rest):
         return i >= 0
 
     def body_fn(i, *rest):
         dl, dc = list(rest[: len(fvars)]), list(rest[len(fvars) :])
         vals = list(call(loop_stack_read_op, (stack, i), {"specs": specs + ((VARIANT,) if entries else ())}))
-        given = unstash(vals.pop(), entries) if entries else None  # the iteration's draws, reads, writes
+        if handles:  # the stack keeps no trace of which values are TensorArray handles: note it
+            # on the read for handle_info (a nested loop or cond of the recomputed body takes them)
+            vals[0].graph.ir.node(vals[0].node).meta["handle_infos"] = handles
+        stashed = vals.pop() if entries else None
         ins = vals + caps
+        given = unstash(stashed, entries, body, ins) if entries else None  # the iteration's draws, reads, writes
         wrt = fvars + [n + j for j in fcaps]
         out_grads = [None] * n
         for k, v in zip(fvars, dl):

@@ -384,7 +384,7 @@ def backprop(entries, targets, output_grads, tracked, complex_tracked=True):
                 raise LookupError(f"gradient registry has no entry for: {entry.op.tf_name}")
             raise LookupError(
                 f"gradient registry has no entry for: {entry.op.name} (tfunc has no gradient for it; "
-                "for example TensorArray split/concat and loops over datasets)."
+                "for example TensorArray split/concat)."
             )
         if not rule.slices:  # sources keep IndexedSlices; most rules take dense gradients
             dys = [densify(d) for d in dys]

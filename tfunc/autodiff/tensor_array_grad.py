@@ -33,7 +33,12 @@ def handle_info(t):
         return (buf.elem_dtype, buf.element_shape) if isinstance(buf, ops.TensorArrayBuffer) else None
     if not isinstance(t, SymbolicTensor):
         return None
-    ir, ref = t.graph.ir, (t.node, t.index)
+    return info_at(t.graph.ir, (t.node, t.index))
+
+
+def info_at(ir, ref, inputs=None):
+    """:func:`handle_info` of output ``ref`` of graph ``ir``; ``inputs`` (optional) are the
+    tensors standing for ``ir``'s placeholders (a sub-graph a gradient recomputes)."""
     parents: list = []  # (graph, node) holding the sub-graph being walked
     for _ in range(10_000):
         node = ir.node(ref[0])
@@ -41,6 +46,8 @@ def handle_info(t):
             return node.attrs["dtype"], node.attrs.get("element_shape")
         if node.op == "identity":
             ref = node.inputs[0]
+        elif node.op in ("loop_stack_read", "unstash"):  # forward values a gradient reads back:
+            return node.meta.get("handle_infos", {}).get(ref[1])  # noted there (control_flow_grad)
         elif node.op in ("while_loop", "cond"):
             body = node.attrs["body_graph" if node.op == "while_loop" else "true_graph"]
             if ref[1] >= len(body.outputs):  # an output the op adds for its own gradient
@@ -58,6 +65,8 @@ def handle_info(t):
                 ref = holder.inputs[pos]
             else:
                 ref = holder.inputs[pos + (1 if holder.op == "cond" else 0)]
+        elif node.id in ir.inputs and inputs is not None:
+            return handle_info(inputs[ir.inputs.index(node.id)])
         else:
             return None
     return None

@@ -20,6 +20,7 @@ from ..core.context import ctx, record_operation
 from ..eager.dispatch import call
 from ..eager.tensor import EagerTensor
 from ..graph.interpreter import Interpreter
+from ..ops.dataset import elements
 from ..ops.registry import REGISTRY
 
 _SUFFIX = re.compile(r"_\d+$")
@@ -63,7 +64,10 @@ class Replay(Interpreter):
     def const(self, node):
         value, dtype = node.attrs["value"], node.attrs["dtype"]
         if dtype.is_variant:
-            value = value[()]
+            # the object itself (a dataset, an iterator) to run ops on; a graph being built takes
+            # the node's value as it is (a 0-d object array, as its const nodes hold it)
+            if ctx.graph is None:
+                value = value[()]
         elif not dtype.is_string and isinstance(value, (np.ndarray, np.generic)):
             value = _device.current().asarray(value)
         t = EagerTensor._make(value, dtype)
@@ -102,6 +106,19 @@ class Replay(Interpreter):
             while (limit is None or i < limit) and bool(self.run(node.attrs["cond_graph"], vs + caps)[0]):
                 vs = self.run(node.attrs["body_graph"], vs + caps)[:n]  # (not a stash)
                 i += 1
+            return tuple(vs)
+        if node.op == "dataset_loop":  # as plan.dataset_loop lowers it
+            n, cond, body = node.attrs["n_state"], node.attrs["cond_graph"], node.attrs["body_graph"]
+            vs, caps = list(args[1 : 1 + n]), list(args[1 + n :])
+            specs = [body.spec((nid, 0)) for nid in body.inputs[: node.attrs["n_elem"]]]
+            it = iter(elements(args[0]._value))
+            # the break test runs before the next element is pulled (an iterator resumes there)
+            while cond is None or bool(self.run(cond, vs + caps)[0]):
+                arrays = next(it, None)
+                if arrays is None:
+                    break
+                elem = [EagerTensor._make(a, s.dtype) for a, s in zip(arrays, specs)]
+                vs = self.run(body, elem + vs + caps)
             return tuple(vs)
         raise TypeError(f"{node.op} nodes can only be replayed while tracing.")
 
