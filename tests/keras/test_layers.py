@@ -364,3 +364,22 @@ def test_add_weight_takes_shape_initializer_and_dtype_by_position_as_keras_3():
         layer.add_weight((2,), shape=(2,))
     with pytest.raises(TypeError, match="at most 3 positional arguments"):
         layer.add_weight((2,), "ones", "float32", True)
+
+
+def test_rnn_over_a_user_cell_returns_its_last_output_for_run_time_lengths():
+    class Cell(layers.Layer):  # its output (h + c) is not its first state
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.state_size = [1, 1]
+
+        def call(self, inputs, states):
+            h, c = states
+            hn = inputs + h
+            return hn + c, [hn, c + 1.0]
+
+    rnn = layers.RNN(Cell())
+    traced = tf.function(lambda z: rnn(z), input_signature=[tf.TensorSpec([None, None, 1])])
+    for steps in (3, 4, 6):
+        x = np.ones((2, steps, 1), "float32")  # after step t: h = t, c = t - 1, output 2t - 1
+        np.testing.assert_array_equal(rnn(x).numpy(), np.full((2, 1), 2 * steps - 1))
+        np.testing.assert_array_equal(traced(x).numpy(), np.full((2, 1), 2 * steps - 1))

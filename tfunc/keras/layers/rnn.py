@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...api import array_ops, control_flow_ops, creation_ops, indexing_ops, nn_ops
+from ...api import array_ops, control_flow_ops, creation_ops, indexing_ops, nn_ops, reduction_ops
 from ...api.variables import Variable
 from ...core.context import ctx
 from ...core.shapes import TensorShape
@@ -617,6 +617,8 @@ class RNN(PolicyLayer):
         steps = array_ops.shape(xs)[0]
         n = len(states)
         keep = self.return_sequences
+        # a built-in cell's output is its first state; a user's cell's last output is carried
+        carry_last = not keep and not isinstance(self.cell, _Cell)
 
         def cond(t, *rest):
             return t < steps
@@ -626,16 +628,17 @@ class RNN(PolicyLayer):
             if keep:
                 buf = indexing_ops.tensor_scatter_nd_update(rest[n], array_ops.reshape(t, [1, 1]), out[None])
                 return (t + 1, *new, buf)
-            return (t + 1, *new)
+            return (t + 1, *new, out) if carry_last else (t + 1, *new)
 
         init = [convert_to_tensor(0), *states]
-        if keep:
-            init.append(nn_ops.matmul(xs, creation_ops.zeros((x.shape[2], self._output_size), dtype=x.dtype)))
+        if keep or carry_last:  # (time, batch, output) zeros: the buffer, or summed, the first "last output"
+            zeros = nn_ops.matmul(xs, creation_ops.zeros((x.shape[2], self._output_size), dtype=x.dtype))
+            init.append(zeros if keep else reduction_ops.reduce_sum(zeros, axis=0))
         result = control_flow_ops.while_loop(cond, body, tuple(init))
         final = list(result[1 : 1 + n])
         if keep:
             return array_ops.transpose(result[-1], [1, 0, 2]), final
-        return final[0], final
+        return (result[-1] if carry_last else final[0]), final
 
     def compute_output_shape(self, input_shape):
         n, t, _ = TensorShape(input_shape).as_list()
