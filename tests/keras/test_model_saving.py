@@ -363,6 +363,18 @@ def test_functions_are_saved_by_name_and_found_only_where_they_may_be():
     hostile = {"module": "os", "class_name": "function", "config": "system", "registered_name": None}
     with pytest.raises(TypeError, match="Could not locate function 'system'"):
         deserialize(hostile)
+    # nor any of tfunc's own functions but the activations, losses and metrics: a Lambda naming
+    # tfunc.print (output_stream="file://...") could write files
+    for module, name in (("tfunc.api.io_ops", "print_"), ("tfunc.keras.saving", "os"), ("keras.models", "save_model")):
+        with pytest.raises(TypeError, match=f"Could not locate function '{name}'"):
+            deserialize({"module": module, "class_name": "function", "config": name, "registered_name": "function"})
+    lam = {"module": "keras.layers", "class_name": "Lambda", "registered_name": None}
+    lam["config"] = {
+        "name": "l",
+        "function": {"module": "tfunc.api.io_ops", "class_name": "function", "config": "print_"},
+    }
+    with pytest.raises(TypeError, match="Could not locate function 'print_'"):
+        deserialize(lam)
 
 
 def test_compile_configs_with_functions_and_objects_round_trip(tmp_path, rng):

@@ -685,7 +685,9 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     from its config (user classes found through ``custom_objects`` or
     ``register_keras_serializable``), compiled as it was saved (unless ``compile=False``), with
     its weights and optimizer state loaded. ``safe_mode`` is accepted for Keras's signature:
-    tfunc never runs code from a file."""
+    tfunc never loads code from a file (no lambdas), and the functions a file names are found
+    only by registration, in ``custom_objects`` or among the built-in activations, losses and
+    metrics."""
     path = str(os.fspath(filepath))
     if not path.endswith(".keras"):
         raise ValueError(

@@ -290,19 +290,22 @@ def _find(config, custom_objects):
     )
 
 
+# Where a function a file names may come from besides registration and ``custom_objects``: the
+# built-in activations, losses and metrics, which only compute on their arguments.  Nothing else
+# of tfunc is reachable from a file (a Lambda naming tfunc.print with output_stream=... could
+# write files), and no module is ever imported for a name a file gives.
+_FUNCTION_NAMESPACES = ("keras.activations", "keras.losses", "keras.metrics")
+
+
 def _function(name, module, custom_objects):
     """The function a config names: registered (or in ``custom_objects``) under ``name``, else
-    tfunc.keras's activation, loss or metric function of that name. Only tfunc's own modules are
-    ever imported for a name a file gives."""
+    tfunc.keras's activation, loss or metric function of that name."""
     found = get_registered_object(name, custom_objects)
     if found is None:
-        for namespace in (module, "keras.activations", "keras.losses", "keras.metrics"):
-            found = _builtin(namespace, name)
-            if inspect.isfunction(found):
-                return found
-        found = None
-    if found is None and module.split(".")[0] == "tfunc":
-        found = getattr(importlib.import_module(module), name, None)
+        for namespace in _FUNCTION_NAMESPACES:
+            candidate = _builtin(namespace, name)
+            if inspect.isfunction(candidate):
+                return candidate
     if found is None:
         raise TypeError(
             f"Could not locate function '{name}' (module {module!r}). Make sure custom functions are decorated "
@@ -314,7 +317,9 @@ def _function(name, module, custom_objects):
 def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwargs):
     """The object :func:`serialize_keras_object` (or Keras 3) described. Nested configs are
     rebuilt first; a layer is built from its ``build_config`` and a model compiled from its
-    ``compile_config``. ``safe_mode`` is accepted for Keras's signature: tfunc never loads code."""
+    ``compile_config``. ``safe_mode`` is accepted for Keras's signature: tfunc never loads code
+    (a lambda's bytecode is refused) and a function is found only by registration, in
+    ``custom_objects`` or among the built-in activations, losses and metrics."""
     if config is None or isinstance(config, (str, int, float, bool)):
         return config
     if isinstance(config, (list, tuple)):
