@@ -516,10 +516,9 @@ class ConcreteFunction:
         for p, v in zip(self._params, values):
             _flatten_tensor_objects(p.type, v, flat_in)
         if self._var_bindings:
-            flat: list = []
-            for p, v in zip(self._params, values):
-                T.flatten_tensors(p.type, v, flat)
-            var_map = {id(arg): flat[i] for i, arg in self._var_bindings}
+            # (not flatten_tensors: it takes the arrays of the tensors, symbolic ones here)
+            passed = [var for p, v in zip(self._params, values) for var in T.variable_values(p.type, v)]
+            var_map = {id(arg): var for (_, arg), var in zip(self._var_bindings, passed)}
         tensors = replay(self.graph.ir, flat_in, variables=var_map)
         self._note_inlined_captures(ctx.graph)
         return fill_template(self._template, tensors.__getitem__)

@@ -501,6 +501,11 @@ def flatten_tensors(tt: TraceType, value, out: list) -> None:
             out.append(v)
 
 
+def variable_values(tt: TraceType, value) -> list:
+    """The Variables passed for the Variable leaves of ``tt``, in order."""
+    return [v for t, v in zip(leaves_of(tt), _leaf_values(tt, value)) if type(t) is VariableType]
+
+
 def _array_of(v, t):
     return convert_to_tensor(v, dtype=t.dtype)._value
 

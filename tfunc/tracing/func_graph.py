@@ -28,6 +28,7 @@ from ..eager.dispatch import leaked
 from ..eager.tensor import EagerTensor
 from ..graph.ir import Graph
 from ..graph.sources import const_op, placeholder_op
+from ..ops.registry import REGISTRY
 from .symbolic import SymbolicTensor
 
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -267,6 +268,17 @@ class FuncGraph:
                 g.written_variables.add(written)
             g = g.outer
 
+    def _note_subgraph_writes(self, attrs) -> None:
+        """Notes (as :meth:`_note_writes`) every write in the sub-graphs among ``attrs``, at any depth."""
+        for v in attrs.values():
+            if isinstance(v, Graph):
+                for node in v.nodes():
+                    op = REGISTRY[node.op]
+                    if op.writes:
+                        self._note_writes(op, node.attrs)
+                    elif op.kind == "control":
+                        self._note_subgraph_writes(node.attrs)
+
     def add_node(self, op, refs, attrs, out_specs, name=None, stateful=None):
         """Adds a node for ``op`` with known output specs; returns its outputs."""
         if stateful is None:
@@ -280,6 +292,11 @@ class FuncGraph:
         node = self.ir.add_node(op.name, refs, attrs, out_specs, name=name, control=control, meta=meta)
         if op.stateful:
             self._note_writes(op, attrs)
+        elif stateful:
+            # a cond or loop with side effects: writes in its sub-graphs count here too.  One
+            # replayed from a nested function was not traced under this graph, so its writes
+            # were not noted on the way (a later read would be hoisted out of a branch or loop).
+            self._note_subgraph_writes(attrs)
         if stateful:
             self.last_stateful = node.id
             self.has_stateful = True
