@@ -437,3 +437,21 @@ def test_operators_on_keras_tensors_are_saved_as_the_keras_ops_keras_records(tmp
     }
     model.save(tmp_path / "ops.keras")
     _same_outputs(model, keras.models.load_model(tmp_path / "ops.keras"), rng.standard_normal((4, 3)).astype("float32"))
+
+
+def test_more_operators_and_indexing_of_keras_tensors_round_trip(tmp_path, rng):
+    a = keras.Input((3,), name="a")
+    outs = [2**a, a // 2, a[:, 0], a[..., 1:], a % 2, abs(a), a > 0, a <= 1]
+    model = keras.Model(a, outs)
+    config = json.loads(model.to_json())["config"]["layers"]
+    assert [c["class_name"] for c in config[1:]] == [
+        "Power", "FloorDivide", "GetItem", "GetItem", "Mod", "Absolute", "Greater", "LessEqual"
+    ]  # fmt: skip
+    key = config[3]["inbound_nodes"][0]["args"][1]  # a[:, 0] as Keras writes it
+    assert key == [{"class_name": "__slice__", "config": {"start": None, "stop": None, "step": None}}, 0]
+    assert config[1]["inbound_nodes"][0]["args"][0] == 2  # 2 ** a: the operands in written order
+    model.save(tmp_path / "ops.keras")
+    x = (rng.standard_normal((4, 3)) * 3).astype("float32")
+    _same_outputs(model, keras.models.load_model(tmp_path / "ops.keras"), x)
+    np.testing.assert_array_equal(model(x)[2].numpy(), x[:, 0])
+    np.testing.assert_array_equal(model(x)[1].numpy(), np.floor(x / 2))

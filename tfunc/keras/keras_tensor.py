@@ -110,8 +110,44 @@ class KerasTensor:
     def __matmul__(self, other):
         return self._op("Matmul", self, other)
 
+    def __rmatmul__(self, other):
+        return self._op("Matmul", other, self)
+
     def __pow__(self, other):
         return self._op("Power", self, other)
+
+    def __rpow__(self, other):
+        return self._op("Power", other, self)
+
+    def __floordiv__(self, other):
+        return self._op("FloorDivide", self, other)
+
+    def __rfloordiv__(self, other):
+        return self._op("FloorDivide", other, self)
+
+    def __mod__(self, other):
+        return self._op("Mod", self, other)
+
+    def __rmod__(self, other):
+        return self._op("Mod", other, self)
+
+    def __abs__(self):
+        return self._op("Absolute", self)
+
+    def __gt__(self, other):
+        return self._op("Greater", self, other)
+
+    def __ge__(self, other):
+        return self._op("GreaterEqual", self, other)
+
+    def __lt__(self, other):
+        return self._op("Less", self, other)
+
+    def __le__(self, other):
+        return self._op("LessEqual", self, other)
+
+    def __getitem__(self, key):
+        return self._op("GetItem", self, key)
 
     def __neg__(self):
         return self._op("Negative", self)

@@ -186,6 +186,11 @@ def serialize_keras_object(obj):
         return tuple(items) if isinstance(obj, tuple) else items
     if isinstance(obj, dict):
         return {k: serialize_keras_object(v) for k, v in obj.items()}
+    if isinstance(obj, slice):  # (an index of a ``GetItem`` operation)
+        config = {"start": obj.start, "stop": obj.stop, "step": obj.step}
+        return {"class_name": "__slice__", "config": serialize_keras_object(config)}
+    if obj is Ellipsis:
+        return {"class_name": "__ellipsis__", "config": {}}
     if isinstance(obj, np.ndarray) and obj.ndim > 0:
         return {"class_name": "__numpy__", "config": {"value": obj.tolist(), "dtype": obj.dtype.name}}
     if isinstance(obj, (np.generic, np.ndarray)):
@@ -331,6 +336,10 @@ def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwar
     class_name, inner = config["class_name"], config["config"]
     if class_name == "__numpy__":
         return np.array(inner["value"], dtype=inner["dtype"])
+    if class_name == "__slice__":
+        return slice(*(deserialize_keras_object(inner[k]) for k in ("start", "stop", "step")))
+    if class_name == "__ellipsis__":
+        return Ellipsis
     if class_name == "__tensor__":
         return convert_to_tensor(np.array(inner["value"], dtype=inner["dtype"]))
     if class_name in ("__keras_tensor__", "__lambda__", "__typespec__"):
