@@ -17,6 +17,7 @@ crossentropy losses then use the logits those probabilities were computed from.
 
 from __future__ import annotations
 
+import math
 import warnings
 
 from ..api import array_ops, math_ops, nn_ops, reduction_ops
@@ -45,6 +46,28 @@ __all__ = [
     "categorical_crossentropy",
     "sparse_categorical_crossentropy",
     "binary_crossentropy",
+    "MeanSquaredLogarithmicError",
+    "CosineSimilarity",
+    "Huber",
+    "LogCosh",
+    "Hinge",
+    "SquaredHinge",
+    "CategoricalHinge",
+    "KLDivergence",
+    "Poisson",
+    "mean_squared_logarithmic_error",
+    "msle",
+    "MSLE",
+    "cosine_similarity",
+    "huber",
+    "log_cosh",
+    "hinge",
+    "squared_hinge",
+    "categorical_hinge",
+    "kl_divergence",
+    "kld",
+    "KLD",
+    "poisson",
     "get",
 ]
 
@@ -231,9 +254,102 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
     return reduction_ops.reduce_mean(per, axis=axis)
 
 
+def mean_squared_logarithmic_error(y_true, y_pred):
+    """``mean(square(log(max(y_pred, eps) + 1) - log(max(y_true, eps) + 1)), axis=-1)``, after
+    lining up the ranks (eps = 1e-7, as in Keras)."""
+    y_true, y_pred = squeeze_or_expand_to_same_rank(*_prepare(y_true, y_pred))
+    first = math_ops.log(math_ops.maximum(y_pred, EPSILON) + 1.0)
+    second = math_ops.log(math_ops.maximum(y_true, EPSILON) + 1.0)
+    return reduction_ops.reduce_mean(math_ops.square(first - second), axis=-1)
+
+
+def _l2_normalize(x, axis):
+    """Keras 3's ``ops.normalize``: ``x * min(rsqrt(sum(x**2)), 1/eps)`` (zero vectors stay 0),
+    written as ``rsqrt(max(sum(x**2), eps**2))`` so that zero vectors take no ``rsqrt(0)``."""
+    square_sum = reduction_ops.reduce_sum(math_ops.square(x), axis=axis, keepdims=True)
+    return x * math_ops.rsqrt(math_ops.maximum(square_sum, EPSILON * EPSILON))
+
+
+def cosine_similarity(y_true, y_pred, axis=-1):
+    """``-sum(l2_normalize(y_true) * l2_normalize(y_pred), axis)``, after lining up the ranks:
+    -1 for vectors pointing the same way, 0 when either is a zero vector."""
+    y_true, y_pred = squeeze_or_expand_to_same_rank(*_prepare(y_true, y_pred))
+    return -reduction_ops.reduce_sum(_l2_normalize(y_true, axis) * _l2_normalize(y_pred, axis), axis=axis)
+
+
+def huber(y_true, y_pred, delta=1.0):
+    """``mean(0.5 * e**2 if |e| <= delta else delta * |e| - 0.5 * delta**2, axis=-1)`` with
+    ``e = y_pred - y_true``, after lining up the ranks."""
+    y_true, y_pred = squeeze_or_expand_to_same_rank(*_prepare(y_true, y_pred))
+    delta = math_ops.cast(delta, y_pred.dtype)
+    error = y_pred - y_true
+    abs_error = math_ops.abs(error)
+    per = math_ops.where(
+        math_ops.less_equal(abs_error, delta),
+        0.5 * math_ops.square(error),
+        delta * abs_error - 0.5 * math_ops.square(delta),
+    )
+    return reduction_ops.reduce_mean(per, axis=-1)
+
+
+def log_cosh(y_true, y_pred):
+    """``mean(log(cosh(y_pred - y_true)), axis=-1)``, after lining up the ranks; computed as
+    ``x + softplus(-2x) - log(2)`` (Keras's form, which does not overflow for large errors)."""
+    y_true, y_pred = squeeze_or_expand_to_same_rank(*_prepare(y_true, y_pred))
+    x = y_pred - y_true
+    return reduction_ops.reduce_mean(x + math_ops.softplus(-2.0 * x) - math.log(2.0), axis=-1)
+
+
+def _hinge_labels(y_true):
+    """Keras's ``convert_binary_labels_to_hinge``: labels that are all 0 or 1 become -1 or 1,
+    others are kept (decided on the values, so also inside a traced function)."""
+    is_binary = reduction_ops.reduce_all(math_ops.logical_or(math_ops.equal(y_true, 0.0), math_ops.equal(y_true, 1.0)))
+    return math_ops.where(is_binary, 2.0 * y_true - 1.0, y_true)
+
+
+def hinge(y_true, y_pred):
+    """``mean(maximum(1 - y_true * y_pred, 0), axis=-1)`` with labels -1/1 (0/1 labels are
+    converted). As in Keras, the ranks are lined up only by the :class:`Hinge` class."""
+    y_true, y_pred = _prepare(y_true, y_pred)
+    y_true = _hinge_labels(y_true)
+    return reduction_ops.reduce_mean(math_ops.maximum(1.0 - y_true * y_pred, 0.0), axis=-1)
+
+
+def squared_hinge(y_true, y_pred):
+    """``mean(square(maximum(1 - y_true * y_pred, 0)), axis=-1)``, labels as for :func:`hinge`."""
+    y_true, y_pred = _prepare(y_true, y_pred)
+    y_true = _hinge_labels(y_true)
+    return reduction_ops.reduce_mean(math_ops.square(math_ops.maximum(1.0 - y_true * y_pred, 0.0)), axis=-1)
+
+
+def categorical_hinge(y_true, y_pred):
+    """``maximum(neg - pos + 1, 0)`` with ``pos = sum(y_true * y_pred)`` and
+    ``neg = max((1 - y_true) * y_pred)`` over the last axis (one-hot labels)."""
+    y_true, y_pred = _prepare(y_true, y_pred)
+    pos = reduction_ops.reduce_sum(y_true * y_pred, axis=-1)
+    neg = reduction_ops.reduce_max((1.0 - y_true) * y_pred, axis=-1)
+    return math_ops.maximum(neg - pos + 1.0, 0.0)
+
+
+def kl_divergence(y_true, y_pred):
+    """``sum(y_true * log(y_true / y_pred), axis=-1)`` with both clipped to ``[1e-7, 1]``."""
+    y_true, y_pred = _prepare(y_true, y_pred)
+    y_true = math_ops.clip_by_value(y_true, EPSILON, 1.0)
+    y_pred = math_ops.clip_by_value(y_pred, EPSILON, 1.0)
+    return reduction_ops.reduce_sum(y_true * math_ops.log(y_true / y_pred), axis=-1)
+
+
+def poisson(y_true, y_pred):
+    """``mean(y_pred - y_true * log(y_pred + 1e-7), axis=-1)``."""
+    y_true, y_pred = _prepare(y_true, y_pred)
+    return reduction_ops.reduce_mean(y_pred - y_true * math_ops.log(y_pred + EPSILON), axis=-1)
+
+
 mse = MSE = mean_squared_error
 mae = MAE = mean_absolute_error
 mape = MAPE = mean_absolute_percentage_error
+msle = MSLE = mean_squared_logarithmic_error
+kld = KLD = kl_divergence
 
 
 # --- classes ------------------------------------------------------------------------------
@@ -392,6 +508,77 @@ class BinaryCrossentropy(_FunctionLoss):
         )
 
 
+class MeanSquaredLogarithmicError(_FunctionLoss):
+    _fn = staticmethod(mean_squared_logarithmic_error)
+
+    def __init__(self, reduction=Reduction.AUTO, name="mean_squared_logarithmic_error"):
+        super().__init__(reduction=reduction, name=name)
+
+
+class CosineSimilarity(_FunctionLoss):
+    _fn = staticmethod(cosine_similarity)
+
+    def __init__(self, axis=-1, reduction=Reduction.AUTO, name="cosine_similarity"):
+        super().__init__(reduction=reduction, name=name, axis=axis)
+
+    def get_config(self):
+        """Only the name and the reduction: Keras 3.15 does not write ``axis``."""
+        return Loss.get_config(self)
+
+
+class Huber(_FunctionLoss):
+    _fn = staticmethod(huber)
+
+    def __init__(self, delta=1.0, reduction=Reduction.AUTO, name="huber_loss"):
+        super().__init__(reduction=reduction, name=name, delta=float(delta))
+
+    def get_config(self):
+        """Only the name and the reduction: Keras 3.15 does not write ``delta``."""
+        return Loss.get_config(self)
+
+
+class LogCosh(_FunctionLoss):
+    _fn = staticmethod(log_cosh)
+
+    def __init__(self, reduction=Reduction.AUTO, name="log_cosh"):
+        super().__init__(reduction=reduction, name=name)
+
+
+class Hinge(_FunctionLoss):
+    _fn = staticmethod(hinge)
+
+    def __init__(self, reduction=Reduction.AUTO, name="hinge"):
+        super().__init__(reduction=reduction, name=name)
+
+
+class SquaredHinge(_FunctionLoss):
+    _fn = staticmethod(squared_hinge)
+
+    def __init__(self, reduction=Reduction.AUTO, name="squared_hinge"):
+        super().__init__(reduction=reduction, name=name)
+
+
+class CategoricalHinge(_FunctionLoss):
+    _fn = staticmethod(categorical_hinge)
+
+    def __init__(self, reduction=Reduction.AUTO, name="categorical_hinge"):
+        super().__init__(reduction=reduction, name=name)
+
+
+class KLDivergence(_FunctionLoss):
+    _fn = staticmethod(kl_divergence)
+
+    def __init__(self, reduction=Reduction.AUTO, name="kl_divergence"):
+        super().__init__(reduction=reduction, name=name)
+
+
+class Poisson(_FunctionLoss):
+    _fn = staticmethod(poisson)
+
+    def __init__(self, reduction=Reduction.AUTO, name="poisson"):
+        super().__init__(reduction=reduction, name=name)
+
+
 _BY_NAME = {
     "mean_squared_error": mean_squared_error,
     "mse": mean_squared_error,
@@ -405,6 +592,19 @@ _BY_NAME = {
     "categorical_crossentropy": categorical_crossentropy,
     "sparse_categorical_crossentropy": sparse_categorical_crossentropy,
     "binary_crossentropy": binary_crossentropy,
+    "mean_squared_logarithmic_error": mean_squared_logarithmic_error,
+    "msle": mean_squared_logarithmic_error,
+    "MSLE": mean_squared_logarithmic_error,
+    "cosine_similarity": cosine_similarity,
+    "huber": huber,
+    "log_cosh": log_cosh,
+    "hinge": hinge,
+    "squared_hinge": squared_hinge,
+    "categorical_hinge": categorical_hinge,
+    "kl_divergence": kl_divergence,
+    "kld": kl_divergence,
+    "KLD": kl_divergence,
+    "poisson": poisson,
 }
 _CLASSES = {
     c.__name__: c
@@ -415,6 +615,15 @@ _CLASSES = {
         CategoricalCrossentropy,
         SparseCategoricalCrossentropy,
         BinaryCrossentropy,
+        MeanSquaredLogarithmicError,
+        CosineSimilarity,
+        Huber,
+        LogCosh,
+        Hinge,
+        SquaredHinge,
+        CategoricalHinge,
+        KLDivergence,
+        Poisson,
     )
 }
 

@@ -70,6 +70,24 @@ __all__ = [
     "categorical_crossentropy",
     "sparse_categorical_crossentropy",
     "binary_crossentropy",
+    "MeanSquaredLogarithmicError",
+    "LogCoshError",
+    "Hinge",
+    "SquaredHinge",
+    "CategoricalHinge",
+    "KLDivergence",
+    "Poisson",
+    "CosineSimilarity",
+    "mean_squared_logarithmic_error",
+    "msle",
+    "log_cosh",
+    "huber",
+    "hinge",
+    "squared_hinge",
+    "categorical_hinge",
+    "kl_divergence",
+    "poisson",
+    "cosine_similarity",
     "get",
     "serialize",
     "deserialize",
@@ -378,6 +396,23 @@ mean_absolute_percentage_error = mape = _aligned(_losses.mean_absolute_percentag
 categorical_crossentropy = _aligned(_losses.categorical_crossentropy)
 binary_crossentropy = _aligned(_losses.binary_crossentropy)
 sparse_categorical_crossentropy = _losses.sparse_categorical_crossentropy
+# as Keras: these line up the ranks themselves (msle, log_cosh, huber) or not at all (the hinges,
+# kl_divergence, poisson: their metric classes broadcast (n,) labels against (n, 1) predictions)
+mean_squared_logarithmic_error = msle = _losses.mean_squared_logarithmic_error
+log_cosh = _losses.log_cosh
+huber = _losses.huber
+hinge = _losses.hinge
+squared_hinge = _losses.squared_hinge
+categorical_hinge = _losses.categorical_hinge
+kl_divergence = _losses.kl_divergence
+poisson = _losses.poisson
+
+
+def cosine_similarity(y_true, y_pred, axis=-1):
+    """``sum(l2_normalize(y_true) * l2_normalize(y_pred), axis)``: the negative of the loss
+    :func:`tfunc.keras.losses.cosine_similarity` (1 for vectors pointing the same way)."""
+    return -_losses.cosine_similarity(y_true, y_pred, axis=axis)
+
 
 _LOSS_FUNCTIONS = (
     mean_squared_error,
@@ -386,6 +421,14 @@ _LOSS_FUNCTIONS = (
     categorical_crossentropy,
     binary_crossentropy,
     sparse_categorical_crossentropy,
+    mean_squared_logarithmic_error,
+    log_cosh,
+    huber,
+    hinge,
+    squared_hinge,
+    categorical_hinge,
+    kl_divergence,
+    poisson,
 )
 
 _ACCURACY_FUNCTIONS = (
@@ -525,6 +568,94 @@ class BinaryCrossentropy(MeanMetricWrapper):
             binary_crossentropy, name=name, dtype=dtype, from_logits=from_logits, label_smoothing=label_smoothing
         )
         self._direction = "down"
+
+
+class _LossMetric(MeanMetricWrapper):
+    """The mean of the loss function ``_fn`` (to be minimized); its config is the name and the
+    dtype only, as Keras 3.15 writes it."""
+
+    _fn = None
+
+    def __init__(self, name, dtype=None, **kwargs):
+        super().__init__(type(self)._fn, name=name, dtype=dtype, **kwargs)
+        self._direction = "down"
+
+    def get_config(self):
+        return Metric.get_config(self)
+
+
+class MeanSquaredLogarithmicError(_LossMetric):
+    """The mean of :func:`mean_squared_logarithmic_error`."""
+
+    _fn = staticmethod(mean_squared_logarithmic_error)
+
+    def __init__(self, name="mean_squared_logarithmic_error", dtype=None):
+        super().__init__(name=name, dtype=dtype)
+
+
+class LogCoshError(_LossMetric):
+    """The mean of :func:`log_cosh`, the logarithm of the hyperbolic cosine of the error."""
+
+    _fn = staticmethod(log_cosh)
+
+    def __init__(self, name="logcosh", dtype=None):
+        super().__init__(name=name, dtype=dtype)
+
+
+class Hinge(_LossMetric):
+    """The mean of :func:`hinge`."""
+
+    _fn = staticmethod(hinge)
+
+    def __init__(self, name="hinge", dtype=None):
+        super().__init__(name=name, dtype=dtype)
+
+
+class SquaredHinge(_LossMetric):
+    """The mean of :func:`squared_hinge`."""
+
+    _fn = staticmethod(squared_hinge)
+
+    def __init__(self, name="squared_hinge", dtype=None):
+        super().__init__(name=name, dtype=dtype)
+
+
+class CategoricalHinge(_LossMetric):
+    """The mean of :func:`categorical_hinge`."""
+
+    _fn = staticmethod(categorical_hinge)
+
+    def __init__(self, name="categorical_hinge", dtype=None):
+        super().__init__(name=name, dtype=dtype)
+
+
+class KLDivergence(_LossMetric):
+    """The mean of :func:`kl_divergence`."""
+
+    _fn = staticmethod(kl_divergence)
+
+    def __init__(self, name="kl_divergence", dtype=None):
+        super().__init__(name=name, dtype=dtype)
+
+
+class Poisson(_LossMetric):
+    """The mean of :func:`poisson`."""
+
+    _fn = staticmethod(poisson)
+
+    def __init__(self, name="poisson", dtype=None):
+        super().__init__(name=name, dtype=dtype)
+
+
+class CosineSimilarity(_LossMetric):
+    """The mean of :func:`cosine_similarity` (to be maximized); ``axis`` is not in the config,
+    as in Keras 3.15."""
+
+    _fn = staticmethod(cosine_similarity)
+
+    def __init__(self, name="cosine_similarity", dtype=None, axis=-1):
+        super().__init__(name=name, dtype=dtype, axis=axis)
+        self._direction = "up"
 
 
 # --- confusion-matrix metrics -----------------------------------------------------------------------
@@ -880,6 +1011,14 @@ _CLASSES = (
     CategoricalCrossentropy,
     SparseCategoricalCrossentropy,
     BinaryCrossentropy,
+    MeanSquaredLogarithmicError,
+    LogCoshError,
+    Hinge,
+    SquaredHinge,
+    CategoricalHinge,
+    KLDivergence,
+    Poisson,
+    CosineSimilarity,
     Precision,
     Recall,
     AUC,
@@ -906,6 +1045,7 @@ _FUNCTIONS = {
 }
 _BY_CLASS_NAME = {c.__name__: c for c in _CLASSES}
 _BY_SNAKE_NAME = {_to_snake_case(c.__name__): c for c in _CLASSES}
+_BY_SNAKE_NAME.update(msle=MeanSquaredLogarithmicError, MSLE=MeanSquaredLogarithmicError)  # Keras's aliases
 
 
 def get(identifier):
