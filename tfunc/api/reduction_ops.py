@@ -59,7 +59,8 @@ def _static_axis(axis, name):
 def _one_element(x, axes, keepdims):
     """``x`` reshaped to the reduced shape when the reduced axes hold one element, known from
     the static shape, else None: TensorFlow's float sum and mean then copy the value (a sum
-    from +0 would turn -0.0 into +0.0).  Decided once while tracing, no run-time cost."""
+    from +0 would turn -0.0 into +0.0).  Decided from static shapes: once while tracing, and
+    by a few comparisons per eager call."""
     dims = x._value.shape if isinstance(x, EagerTensor) else x.shape._dims  # (an eager shape: no TensorShape)
     if dims is None:
         return None

@@ -64,17 +64,6 @@ def _dense_and_squared(g):
     return densify(g), densify(map_rows(g, math_ops.square))
 
 
-# Keras 3 optimizer options tfunc does not offer, as Keras's get_config writes them when unused:
-# from_config takes them at these values.
-_KERAS_ONLY_DEFAULTS = {
-    "use_ema": False,
-    "ema_momentum": 0.99,
-    "ema_overwrite_frequency": None,
-    "loss_scale_factor": None,
-    "gradient_accumulation_steps": None,
-}
-
-
 class Optimizer(Module):
     """Base class: subclasses define ``_slot_names(var)`` and ``_update_step(grad, var, lr)``.
 
@@ -440,11 +429,8 @@ class Optimizer(Module):
         config = dict(config)
         if isinstance(config.get("learning_rate"), dict):
             config["learning_rate"] = schedules.deserialize(config["learning_rate"])
-        for key, default in _KERAS_ONLY_DEFAULTS.items():  # what Keras's configs carry at their defaults
-            value = config.pop(key, default)
-            if value != default:
-                raise ValueError(f"tfunc.keras optimizers do not support {key}={value!r}.")
-        return cls(**config)
+        # Keras's options tfunc does not offer (use_ema...) are taken at their unused values only
+        return cls(**serialization.accepted_arguments(cls, config))
 
     def __repr__(self) -> str:
         lr = self._learning_rate_config()
