@@ -297,6 +297,7 @@ def test_to_json_and_clone_model_give_the_architecture_with_new_weights(rng):
 
 
 def test_loss_and_schedule_and_loss_scale_configs_keep_their_options(tmp_path, rng):
+    keras.backend.clear_session()  # automatic names count from zero again (loss_scale_optimizer, not ..._3)
     model = keras.Sequential([keras.Input((3,)), layers.Dense(1)])
     schedule = keras.optimizers.schedules.ExponentialDecay(0.1, decay_steps=3, decay_rate=0.5)
     model.compile(

@@ -206,3 +206,16 @@ def test_global_clipnorm_of_an_overflowing_norm_gives_nan_as_keras():
     u = tf.Variable([3.0])
     optimizers.SGD(1.0, global_clipnorm=1.0).apply_gradients([(tf.constant([0.0]), u)])
     assert u.numpy().tolist() == [3.0]  # a zero norm: nothing to scale
+
+
+def test_default_names_are_keras_automatic_names():
+    # Keras 3 names an optimizer after its class in snake_case, numbered like layers; the name is
+    # written into configs and `.keras` archives (Keras 3.15: adam, adam_1, adam_w, rm_sprop).
+    from tfunc.keras.layers import reset_layer_names
+
+    reset_layer_names()
+    names = [optimizers.Adam().name, optimizers.Adam().name, optimizers.AdamW().name, optimizers.RMSprop().name]
+    assert names == ["adam", "adam_1", "adam_w", "rm_sprop"]
+    assert optimizers.SGD().get_config()["name"] == "sgd"
+    assert optimizers.SGD(name="mine").name == "mine"
+    assert tf.keras.mixed_precision.LossScaleOptimizer(optimizers.SGD()).name == "loss_scale_optimizer"

@@ -27,6 +27,7 @@ from ..eager.tensor import Tensor
 from ..module import Module
 from . import learning_rate_schedule as schedules
 from . import serialization
+from .layers.base import _to_snake_case, unique_layer_name
 
 __all__ = ["Optimizer", "SGD", "Adam", "get", "schedules"]
 
@@ -83,7 +84,7 @@ class Optimizer(Module):
 
     def __init__(
         self,
-        name,
+        name=None,
         learning_rate=0.001,
         weight_decay=None,
         clipnorm=None,
@@ -93,10 +94,12 @@ class Optimizer(Module):
     ):
         if kwargs:
             raise TypeError(
-                f"{sorted(kwargs)[0]!r} is not a valid argument for tfunc.keras.optimizers.{name}; "
+                f"{sorted(kwargs)[0]!r} is not a valid argument for tfunc.keras.optimizers.{type(self).__name__}; "
                 "supported: learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm and the "
                 "optimizer's own hyperparameters."
             )
+        if name is None:  # Keras's automatic name: snake_case of the class, numbered (adam, adam_1, rm_sprop)
+            name = unique_layer_name(_to_snake_case(type(self).__name__))
         super().__init__(name=name)
         if sum(a is not None for a in (clipnorm, clipvalue, global_clipnorm)) > 1:
             raise ValueError(
@@ -448,7 +451,7 @@ class SGD(Optimizer):
     ``momentum != 0``.
     """
 
-    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD", **kwargs):
+    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name=None, **kwargs):
         super().__init__(name=name, learning_rate=learning_rate, **kwargs)
         if isinstance(momentum, (int, float)) and not 0 <= momentum <= 1:
             raise ValueError(
@@ -489,9 +492,7 @@ class Adam(Optimizer):
 
     _takes_slices = True  # squares an IndexedSlices' rows, as Keras
 
-    def __init__(
-        self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=False, name="Adam", **kwargs
-    ):
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=False, name=None, **kwargs):
         super().__init__(name=name, learning_rate=learning_rate, **kwargs)
         self.beta_1 = float(beta_1)
         self.beta_2 = float(beta_2)
@@ -565,7 +566,7 @@ class AdamW(Adam):
         beta_2=0.999,
         epsilon=1e-7,
         amsgrad=False,
-        name="AdamW",
+        name=None,
         **kwargs,
     ):
         if weight_decay is None:
@@ -596,9 +597,7 @@ class RMSprop(Optimizer):
 
     _takes_slices = True  # squares an IndexedSlices' rows, as Keras
 
-    def __init__(
-        self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False, name="RMSprop", **kwargs
-    ):
+    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False, name=None, **kwargs):
         super().__init__(name=name, learning_rate=learning_rate, **kwargs)
         self.rho = float(rho)
         self.momentum = float(momentum)
@@ -644,7 +643,7 @@ class Adagrad(Optimizer):
 
     _takes_slices = True  # squares an IndexedSlices' rows, as Keras
 
-    def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7, name="Adagrad", **kwargs):
+    def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7, name=None, **kwargs):
         super().__init__(name=name, learning_rate=learning_rate, **kwargs)
         if initial_accumulator_value < 0:
             raise ValueError(f"initial_accumulator_value must be non-negative, got {initial_accumulator_value}.")
@@ -683,7 +682,7 @@ class Nadam(Optimizer):
 
     _takes_slices = True  # squares an IndexedSlices' rows, as Keras
 
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name="Nadam", **kwargs):
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name=None, **kwargs):
         super().__init__(name=name, learning_rate=learning_rate, **kwargs)
         self.beta_1 = float(beta_1)
         self.beta_2 = float(beta_2)
@@ -755,7 +754,7 @@ class Adamax(Optimizer):
 
     _keras_slots_per_variable = True  # Keras makes each variable's slots together (weights files)
 
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name="Adamax", **kwargs):
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name=None, **kwargs):
         super().__init__(name=name, learning_rate=learning_rate, **kwargs)
         self.beta_1 = float(beta_1)
         self.beta_2 = float(beta_2)
@@ -794,7 +793,7 @@ class Adadelta(Optimizer):
 
     _takes_slices = True  # squares an IndexedSlices' rows, as Keras
 
-    def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-7, name="Adadelta", **kwargs):
+    def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-7, name=None, **kwargs):
         super().__init__(name=name, learning_rate=learning_rate, **kwargs)
         self.rho = float(rho)
         self.epsilon = float(epsilon)
@@ -831,7 +830,7 @@ class Lion(Optimizer):
     m = beta_2 * m + (1 - beta_2) * g
     """
 
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.99, name="Lion", **kwargs):
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.99, name=None, **kwargs):
         super().__init__(name=name, learning_rate=learning_rate, **kwargs)
         if beta_1 <= 0 or beta_1 > 1:
             raise ValueError(
@@ -877,7 +876,7 @@ class Ftrl(Optimizer):
         l2_regularization_strength=0.0,
         l2_shrinkage_regularization_strength=0.0,
         beta=0.0,
-        name="Ftrl",
+        name=None,
         **kwargs,
     ):
         super().__init__(name=name, learning_rate=learning_rate, **kwargs)
@@ -968,7 +967,7 @@ class LossScaleOptimizer(Optimizer):
             raise ValueError("LossScaleOptimizer(dynamic=False) needs an initial_scale.")
         if dynamic_growth_steps is not None and not dynamic:
             raise ValueError("dynamic_growth_steps applies to dynamic loss scaling only.")
-        super().__init__(name=name or "loss_scale_optimizer", learning_rate=0.0)
+        super().__init__(name=name, learning_rate=0.0)
         self.inner_optimizer = inner_optimizer
         self.dynamic = bool(dynamic)
         self.initial_scale = float(2.0**15 if initial_scale is None else initial_scale)
