@@ -27,6 +27,7 @@ from . import (
     segment,
     slicing,
     sorting,
+    spectral,
     state,
     strings,
     tensor_array,
