@@ -68,7 +68,19 @@ __all__ = [
     "kld",
     "KLD",
     "poisson",
+    "BinaryFocalCrossentropy",
+    "CategoricalFocalCrossentropy",
+    "Dice",
+    "Tversky",
+    "CategoricalGeneralizedCrossEntropy",
+    "binary_focal_crossentropy",
+    "categorical_focal_crossentropy",
+    "dice",
+    "tversky",
+    "categorical_generalized_cross_entropy",
     "get",
+    "serialize",
+    "deserialize",
 ]
 
 EPSILON = 1e-7
@@ -345,6 +357,93 @@ def poisson(y_true, y_pred):
     return reduction_ops.reduce_mean(y_pred - y_true * math_ops.log(y_pred + EPSILON), axis=-1)
 
 
+def binary_focal_crossentropy(
+    y_true, y_pred, apply_class_balancing=False, alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0, axis=-1
+):
+    """``mean(focal_factor * bce, axis)``: the elementwise binary crossentropy scaled by
+    ``(1 - p_t) ** gamma`` (``p_t``: the probability given to the true class), and by ``alpha``
+    for positives / ``1 - alpha`` for negatives with ``apply_class_balancing``; Keras 3's formula."""
+    y_true, y_pred = _prepare(y_true, y_pred)
+    if label_smoothing:
+        y_true = y_true * (1.0 - float(label_smoothing)) + 0.5 * float(label_smoothing)
+    if from_logits:
+        y_pred = activations.sigmoid(y_pred)
+    _check_same_shape(y_true, y_pred)
+    # as Keras's ops.binary_crossentropy: from the logits when y_pred came from a sigmoid
+    output, logits = _get_logits(y_pred, False, "sigmoid", "binary_crossentropy")
+    if logits:
+        bce = nn_ops.sigmoid_cross_entropy_with_logits(labels=y_true, logits=output)
+    else:
+        p = _clip_probs(y_pred)
+        bce = -(y_true * math_ops.log(p) + (1.0 - y_true) * math_ops.log(1.0 - p))
+    p_t = y_true * y_pred + (1.0 - y_true) * (1.0 - y_pred)
+    focal_bce = math_ops.pow(1.0 - p_t, gamma) * bce
+    if apply_class_balancing:
+        focal_bce = (y_true * alpha + (1.0 - y_true) * (1.0 - alpha)) * focal_bce
+    return reduction_ops.reduce_mean(focal_bce, axis=axis)
+
+
+def categorical_focal_crossentropy(
+    y_true, y_pred, alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0, axis=-1
+):
+    """``sum(alpha * (1 - p) ** gamma * -y_true * log(p), axis)`` with ``p`` the softmax of
+    ``y_pred`` (``from_logits``) or ``y_pred``, rescaled to sum to 1 and clipped to
+    ``[1e-7, 1 - 1e-7]``; one-hot ``y_true`` (Keras 3's formula)."""
+    if isinstance(axis, bool):
+        raise ValueError(f"`axis` must be of type `int`. Received: axis={axis} of type {type(axis)}")
+    y_true, y_pred = _prepare(y_true, y_pred)
+    if y_pred.shape.rank and y_pred.shape[-1] == 1:
+        warnings.warn(
+            "In loss categorical_focal_crossentropy, expected y_pred.shape to be (batch_size, num_classes) with "
+            f"num_classes > 1. Received: y_pred.shape={y_pred.shape}. Consider using 'binary_crossentropy' if you "
+            "only have 2 classes.",
+            SyntaxWarning,
+            stacklevel=2,
+        )
+    if label_smoothing:
+        num_classes = math_ops.cast(array_ops.shape(y_true)[-1], y_pred.dtype)
+        y_true = y_true * (1.0 - float(label_smoothing)) + float(label_smoothing) / num_classes
+    if from_logits:
+        y_pred = nn_ops.softmax(y_pred, axis=axis)
+    output = _clip_probs(y_pred / reduction_ops.reduce_sum(y_pred, axis=axis, keepdims=True))
+    focal = alpha * math_ops.pow(1.0 - output, gamma) * (-y_true * math_ops.log(output))
+    return reduction_ops.reduce_sum(focal, axis=axis)
+
+
+def dice(y_true, y_pred, axis=None):
+    """``1 - 2 * sum(y_true * y_pred) / (sum(y_true) + sum(y_pred) + 1e-7)`` over ``axis`` (all
+    axes when None: one value for the whole batch)."""
+    y_true, y_pred = _prepare(y_true, y_pred)
+    intersection = reduction_ops.reduce_sum(y_true * y_pred, axis=axis)
+    total = reduction_ops.reduce_sum(y_true, axis=axis) + reduction_ops.reduce_sum(y_pred, axis=axis)
+    return 1.0 - 2.0 * intersection / (total + EPSILON)
+
+
+def tversky(y_true, y_pred, alpha=0.5, beta=0.5, axis=None):
+    """``1 - tp / (tp + alpha * fp + beta * fn + 1e-7)`` with Keras 3's soft counts over ``axis``:
+    ``tp = sum(y_true * y_pred)``, ``fp = sum((1 - y_pred) * y_true)``,
+    ``fn = sum(y_pred * (1 - y_true))``."""
+    y_true, y_pred = _prepare(y_true, y_pred)
+    intersection = reduction_ops.reduce_sum(y_true * y_pred, axis=axis)
+    fp = reduction_ops.reduce_sum((1.0 - y_pred) * y_true, axis=axis)
+    fn = reduction_ops.reduce_sum(y_pred * (1.0 - y_true), axis=axis)
+    return 1.0 - intersection / (intersection + fp * alpha + fn * beta + EPSILON)
+
+
+def categorical_generalized_cross_entropy(y_true, y_pred, q):
+    """``(1 - p ** q) / q`` with ``p`` the predicted probability of the integer label ``y_true``
+    (Zhang & Sabuncu's noise-robust loss: crossentropy as ``q -> 0``, MAE at ``q = 1``)."""
+    y_pred = convert_to_tensor(y_pred)
+    if not y_pred.dtype.is_floating:
+        y_pred = math_ops.cast(y_pred, D.float32)
+    depth = y_pred.shape[-1]
+    if depth is None:
+        raise ValueError("categorical_generalized_cross_entropy needs a static number of classes.")
+    labels = math_ops.cast(convert_to_tensor(y_true), D.int64)
+    p = reduction_ops.reduce_sum(y_pred * array_ops.one_hot(labels, int(depth), dtype=y_pred.dtype), axis=-1)
+    return (1.0 - math_ops.pow(p, q)) / q
+
+
 mse = MSE = mean_squared_error
 mae = MAE = mean_absolute_error
 mape = MAPE = mean_absolute_percentage_error
@@ -579,6 +678,80 @@ class Poisson(_FunctionLoss):
         super().__init__(reduction=reduction, name=name)
 
 
+class BinaryFocalCrossentropy(_FunctionLoss):
+    _fn = staticmethod(binary_focal_crossentropy)
+
+    def __init__(
+        self,
+        apply_class_balancing=False,
+        alpha=0.25,
+        gamma=2.0,
+        from_logits=False,
+        label_smoothing=0.0,
+        axis=-1,
+        reduction=Reduction.AUTO,
+        name="binary_focal_crossentropy",
+    ):
+        # the order of Keras 3.15's config
+        super().__init__(
+            reduction=reduction,
+            name=name,
+            from_logits=from_logits,
+            label_smoothing=label_smoothing,
+            axis=axis,
+            apply_class_balancing=apply_class_balancing,
+            alpha=alpha,
+            gamma=gamma,
+        )
+
+
+class CategoricalFocalCrossentropy(_FunctionLoss):
+    _fn = staticmethod(categorical_focal_crossentropy)
+
+    def __init__(
+        self,
+        alpha=0.25,
+        gamma=2.0,
+        from_logits=False,
+        label_smoothing=0.0,
+        axis=-1,
+        reduction=Reduction.AUTO,
+        name="categorical_focal_crossentropy",
+    ):
+        super().__init__(
+            reduction=reduction,
+            name=name,
+            from_logits=from_logits,
+            label_smoothing=label_smoothing,
+            axis=axis,
+            alpha=alpha,
+            gamma=gamma,
+        )
+
+
+class Dice(_FunctionLoss):
+    _fn = staticmethod(dice)
+
+    def __init__(self, reduction=Reduction.AUTO, name="dice", axis=None):
+        super().__init__(reduction=reduction, name=name, axis=axis)
+
+
+class Tversky(_FunctionLoss):
+    _fn = staticmethod(tversky)
+
+    def __init__(self, alpha=0.5, beta=0.5, reduction=Reduction.AUTO, name="tversky", axis=None):
+        super().__init__(reduction=reduction, name=name, alpha=alpha, beta=beta, axis=axis)
+
+
+class CategoricalGeneralizedCrossEntropy(_FunctionLoss):
+    _fn = staticmethod(categorical_generalized_cross_entropy)
+
+    def __init__(self, q=0.5, reduction=Reduction.AUTO, name="categorical_generalized_cross_entropy"):
+        if not 0 < q < 1:
+            raise ValueError("q must be in the interval (0, 1)")
+        super().__init__(reduction=reduction, name=name, q=q)
+
+
 _BY_NAME = {
     "mean_squared_error": mean_squared_error,
     "mse": mean_squared_error,
@@ -592,6 +765,12 @@ _BY_NAME = {
     "categorical_crossentropy": categorical_crossentropy,
     "sparse_categorical_crossentropy": sparse_categorical_crossentropy,
     "binary_crossentropy": binary_crossentropy,
+    "bce": binary_crossentropy,
+    "BCE": binary_crossentropy,
+    "binary_focal_crossentropy": binary_focal_crossentropy,
+    "categorical_focal_crossentropy": categorical_focal_crossentropy,
+    "dice": dice,
+    "tversky": tversky,
     "mean_squared_logarithmic_error": mean_squared_logarithmic_error,
     "msle": mean_squared_logarithmic_error,
     "MSLE": mean_squared_logarithmic_error,
@@ -624,6 +803,11 @@ _CLASSES = {
         CategoricalHinge,
         KLDivergence,
         Poisson,
+        BinaryFocalCrossentropy,
+        CategoricalFocalCrossentropy,
+        Dice,
+        Tversky,
+        CategoricalGeneralizedCrossEntropy,
     )
 }
 
@@ -640,3 +824,18 @@ def get(identifier):
     if callable(identifier):
         return identifier
     raise ValueError(f"Could not interpret loss function identifier: {identifier!r}")
+
+
+def serialize(loss):
+    """A loss class instance or function as Keras 3 writes it (``serialize_keras_object``)."""
+    return serialization.serialize_keras_object(loss)
+
+
+def deserialize(name, custom_objects=None):
+    """The loss :func:`serialize` describes; a plain config ``{"class_name", "config"}`` or a
+    name is looked up among the built-in losses, as Keras does."""
+    if isinstance(name, str):
+        return get(name)
+    if isinstance(name, dict) and "module" not in name and name.get("class_name") in _CLASSES:
+        name = dict(name, module="keras.losses")
+    return serialization.deserialize_keras_object(name, custom_objects=custom_objects)

@@ -13,7 +13,12 @@ trace). ``metric(y_true, y_pred)`` updates the state and returns the result.
 * regression and probabilistic: :class:`MeanSquaredError`, :class:`MeanAbsoluteError`,
   :class:`CategoricalCrossentropy`, :class:`SparseCategoricalCrossentropy`,
   :class:`BinaryCrossentropy`;
-* confusion-matrix metrics: :class:`Precision`, :class:`Recall`, :class:`AUC`.
+* confusion-matrix metrics: :class:`Precision`, :class:`Recall`, :class:`AUC`, the counts
+  :class:`TruePositives` ... :class:`FalseNegatives`, and :class:`PrecisionAtRecall`,
+  :class:`RecallAtPrecision`, :class:`SensitivityAtSpecificity`, :class:`SpecificityAtSensitivity`;
+* :class:`F1Score`, :class:`FBetaScore`, :class:`R2Score`, the intersection-over-union metrics
+  (:class:`IoU`, :class:`MeanIoU`, :class:`BinaryIoU`, :class:`OneHotIoU`, :class:`OneHotMeanIoU`)
+  and :class:`PearsonCorrelation`, :class:`ConcordanceCorrelation`.
 
 :func:`get` resolves names the way ``Model.compile`` needs them (``"mse"``, ``"auc"``,
 ``"SparseCategoricalAccuracy"``); ``"accuracy"`` is resolved by ``compile`` from the shapes of
@@ -22,9 +27,11 @@ the labels and predictions.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
-from ..api import array_ops, creation_ops, math_ops, reduction_ops
+from ..api import array_ops, creation_ops, linalg_ops, math_composites, math_ops, reduction_ops, segment_ops
 from ..api.variables import Variable
 from ..core import dtypes as D
 from ..core.context import init_scope
@@ -55,6 +62,28 @@ __all__ = [
     "Precision",
     "Recall",
     "AUC",
+    "TruePositives",
+    "FalsePositives",
+    "TrueNegatives",
+    "FalseNegatives",
+    "PrecisionAtRecall",
+    "RecallAtPrecision",
+    "SensitivityAtSpecificity",
+    "SpecificityAtSensitivity",
+    "FBetaScore",
+    "F1Score",
+    "R2Score",
+    "IoU",
+    "BinaryIoU",
+    "MeanIoU",
+    "OneHotIoU",
+    "OneHotMeanIoU",
+    "PearsonCorrelation",
+    "ConcordanceCorrelation",
+    "pearson_correlation",
+    "concordance_correlation",
+    "binary_focal_crossentropy",
+    "categorical_focal_crossentropy",
     "accuracy",
     "binary_accuracy",
     "categorical_accuracy",
@@ -94,6 +123,7 @@ __all__ = [
 ]
 
 NEG_INF = -1e10
+EPSILON = 1e-7  # Keras's backend.epsilon()
 
 
 # --- shape helpers (Keras's rules) ------------------------------------------------------------
@@ -406,6 +436,9 @@ squared_hinge = _losses.squared_hinge
 categorical_hinge = _losses.categorical_hinge
 kl_divergence = _losses.kl_divergence
 poisson = _losses.poisson
+# keras.metrics exports these loss functions too (not as compile() names)
+binary_focal_crossentropy = _losses.binary_focal_crossentropy
+categorical_focal_crossentropy = _losses.categorical_focal_crossentropy
 
 
 def cosine_similarity(y_true, y_pred, axis=-1):
@@ -993,6 +1026,631 @@ class AUC(Metric):
         return config
 
 
+class _ConfusionMatrixConditionCount(Metric):
+    """The (weighted) count of one confusion-matrix condition at each threshold (a scalar for one
+    threshold), kept in the variable ``accumulator`` as Keras names it."""
+
+    _key = ""  # "tp", "fp", "tn" or "fn"
+
+    def __init__(self, thresholds=None, name=None, dtype=None):
+        super().__init__(name=name, dtype=dtype)
+        self.init_thresholds = thresholds
+        self.thresholds = _parse_thresholds(thresholds, 0.5)
+        # Keras buckets predictions clipped to [0, 1] when the thresholds are i / (n - 1)
+        self._thresholds_distributed_evenly = _evenly_distributed(self.thresholds)
+        self.accumulator = self.add_variable((len(self.thresholds),), "zeros", name="accumulator")
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        if self._thresholds_distributed_evenly:
+            y_pred = math_ops.clip_by_value(_tensor(y_pred, self._dtype), 0.0, 1.0)
+        _update_confusion_matrix(
+            {self._key: self.accumulator}, y_true, y_pred, self.thresholds, sample_weight=sample_weight
+        )
+
+    def result(self):
+        acc = self.accumulator.read_value()
+        return acc[0] if len(self.thresholds) == 1 else acc
+
+    def get_config(self):
+        return dict(super().get_config(), thresholds=self.init_thresholds)
+
+
+class TruePositives(_ConfusionMatrixConditionCount):
+    """The (weighted) number of positive labels predicted above the threshold."""
+
+    _key = "tp"
+
+
+class FalsePositives(_ConfusionMatrixConditionCount):
+    """The (weighted) number of negative labels predicted above the threshold."""
+
+    _key = "fp"
+
+
+class TrueNegatives(_ConfusionMatrixConditionCount):
+    """The (weighted) number of negative labels predicted at or below the threshold."""
+
+    _key = "tn"
+
+
+class FalseNegatives(_ConfusionMatrixConditionCount):
+    """The (weighted) number of positive labels predicted at or below the threshold."""
+
+    _key = "fn"
+
+
+class _SensitivitySpecificityBase(Metric):
+    """Keras's ``SensitivitySpecificityBase``: the four confusion counts at ``num_thresholds``
+    thresholds spread evenly over ``[0, 1]`` (just 0.5 for one); ``result`` is the largest value
+    of one ratio among the thresholds where another reaches ``value`` (0 when none does)."""
+
+    def __init__(self, value, num_thresholds=200, class_id=None, name=None, dtype=None):
+        super().__init__(name=name, dtype=dtype)
+        self._direction = "up"
+        if num_thresholds <= 0:
+            raise ValueError(
+                f"Argument `num_thresholds` must be an integer > 0. Received: num_thresholds={num_thresholds}"
+            )
+        self.value = value
+        self.class_id = class_id
+        if num_thresholds == 1:
+            self.thresholds = [0.5]
+        else:
+            inner = [(i + 1) * 1.0 / (num_thresholds - 1) for i in range(num_thresholds - 2)]
+            self.thresholds = [0.0] + inner + [1.0]
+        n = len(self.thresholds)
+        self.true_positives = self.add_variable((n,), "zeros", name="true_positives")
+        self.false_positives = self.add_variable((n,), "zeros", name="false_positives")
+        self.true_negatives = self.add_variable((n,), "zeros", name="true_negatives")
+        self.false_negatives = self.add_variable((n,), "zeros", name="false_negatives")
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        if len(self.thresholds) > 1:  # evenly spread: Keras clips the predictions to [0, 1]
+            y_pred = math_ops.clip_by_value(_tensor(y_pred, self._dtype), 0.0, 1.0)
+        _update_confusion_matrix(
+            {
+                "tp": self.true_positives,
+                "tn": self.true_negatives,
+                "fp": self.false_positives,
+                "fn": self.false_negatives,
+            },
+            y_true,
+            y_pred,
+            self.thresholds,
+            class_id=self.class_id,
+            sample_weight=sample_weight,
+        )
+
+    def _ratios(self):
+        """``(recall (= sensitivity), specificity, precision)`` at each threshold."""
+        tp, fp = self.true_positives.read_value(), self.false_positives.read_value()
+        tn, fn = self.true_negatives.read_value(), self.false_negatives.read_value()
+        return _div_no_nan(tp, tp + fn), _div_no_nan(tn, tn + fp), _div_no_nan(tp, tp + fp)
+
+    def _max_under_constraint(self, constrained, dependent):
+        """The largest ``dependent`` where ``constrained >= value``, or 0."""
+        feasible = math_ops.greater_equal(constrained, math_ops.cast(self.value, constrained.dtype))
+        return math_ops.maximum(reduction_ops.reduce_max(math_ops.where(feasible, dependent, 0.0)), 0.0)
+
+    def get_config(self):
+        return dict(super().get_config(), class_id=self.class_id)
+
+
+def _check_unit_interval(name, value):
+    if value < 0 or value > 1:
+        raise ValueError(f"Argument `{name}` must be in the range [0, 1]. Received: {name}={value}")
+
+
+class SensitivityAtSpecificity(_SensitivitySpecificityBase):
+    """The best sensitivity ``tp / (tp + fn)`` among the thresholds where the specificity
+    ``tn / (tn + fp)`` is at least ``specificity``."""
+
+    def __init__(self, specificity, num_thresholds=200, class_id=None, name=None, dtype=None):
+        _check_unit_interval("specificity", specificity)
+        self.specificity = specificity
+        self.num_thresholds = num_thresholds
+        super().__init__(specificity, num_thresholds=num_thresholds, class_id=class_id, name=name, dtype=dtype)
+
+    def result(self):
+        sensitivity, specificity, _ = self._ratios()
+        return self._max_under_constraint(specificity, sensitivity)
+
+    def get_config(self):
+        return dict(super().get_config(), num_thresholds=self.num_thresholds, specificity=self.specificity)
+
+
+class SpecificityAtSensitivity(_SensitivitySpecificityBase):
+    """The best specificity among the thresholds where the sensitivity is at least
+    ``sensitivity``."""
+
+    def __init__(self, sensitivity, num_thresholds=200, class_id=None, name=None, dtype=None):
+        _check_unit_interval("sensitivity", sensitivity)
+        self.sensitivity = sensitivity
+        self.num_thresholds = num_thresholds
+        super().__init__(sensitivity, num_thresholds=num_thresholds, class_id=class_id, name=name, dtype=dtype)
+
+    def result(self):
+        sensitivity, specificity, _ = self._ratios()
+        return self._max_under_constraint(sensitivity, specificity)
+
+    def get_config(self):
+        return dict(super().get_config(), num_thresholds=self.num_thresholds, sensitivity=self.sensitivity)
+
+
+class PrecisionAtRecall(_SensitivitySpecificityBase):
+    """The best precision among the thresholds where the recall is at least ``recall``."""
+
+    def __init__(self, recall, num_thresholds=200, class_id=None, name=None, dtype=None):
+        _check_unit_interval("recall", recall)
+        self.recall = recall
+        self.num_thresholds = num_thresholds
+        super().__init__(recall, num_thresholds=num_thresholds, class_id=class_id, name=name, dtype=dtype)
+
+    def result(self):
+        recall, _, precision = self._ratios()
+        return self._max_under_constraint(recall, precision)
+
+    def get_config(self):
+        return dict(super().get_config(), num_thresholds=self.num_thresholds, recall=self.recall)
+
+
+class RecallAtPrecision(_SensitivitySpecificityBase):
+    """The best recall among the thresholds where the precision is at least ``precision`` (0
+    when no threshold reaches it)."""
+
+    def __init__(self, precision, num_thresholds=200, class_id=None, name=None, dtype=None):
+        _check_unit_interval("precision", precision)
+        self.precision = precision
+        self.num_thresholds = num_thresholds
+        super().__init__(precision, num_thresholds=num_thresholds, class_id=class_id, name=name, dtype=dtype)
+
+    def result(self):
+        recall, _, precision = self._ratios()
+        return self._max_under_constraint(precision, recall)
+
+    def get_config(self):
+        return dict(super().get_config(), num_thresholds=self.num_thresholds, precision=self.precision)
+
+
+# --- F-scores, R2 ---------------------------------------------------------------------------------
+
+
+class FBetaScore(Metric):
+    """``(1 + beta**2) * precision * recall / (beta**2 * precision + recall)`` per class of
+    ``(batch, num_classes)`` labels and predictions; ``average``: None (one score per class),
+    ``"micro"`` (counts pooled over the classes), ``"macro"`` (the mean of the class scores) or
+    ``"weighted"`` (weighted by the number of true labels of each class). A prediction is positive
+    where it exceeds ``threshold``, or (``threshold=None``) where it is the largest of its row.
+    The variables are made on the first update, once the number of classes is known."""
+
+    def __init__(self, average=None, beta=1.0, threshold=None, name="fbeta_score", dtype=None):
+        super().__init__(name=name, dtype=dtype)
+        self._direction = "up"
+        if average not in (None, "micro", "macro", "weighted"):
+            raise ValueError(
+                "Invalid `average` argument value. Expected one of: {None, 'micro', 'macro', 'weighted'}. "
+                f"Received: average={average}"
+            )
+        if not isinstance(beta, float):
+            raise ValueError(
+                "Invalid `beta` argument value. It should be a Python float. "
+                f"Received: beta={beta} of type '{type(beta)}'"
+            )
+        if beta <= 0.0:
+            raise ValueError(f"Invalid `beta` argument value. It should be > 0. Received: beta={beta}")
+        if threshold is not None:
+            if not isinstance(threshold, float):
+                raise ValueError(
+                    "Invalid `threshold` argument value. It should be a Python float. "
+                    f"Received: threshold={threshold} of type '{type(threshold)}'"
+                )
+            if threshold > 1.0 or threshold <= 0.0:
+                raise ValueError(
+                    "Invalid `threshold` argument value. It should verify 0 < threshold <= 1. "
+                    f"Received: threshold={threshold}"
+                )
+        self.average = average
+        self.beta = beta
+        self.threshold = threshold
+        self.axis = None if average == "micro" else 0
+        self._built = False
+
+    def _build(self, y_true_shape, y_pred_shape):
+        if y_pred_shape.rank != 2 or y_true_shape.rank != 2 or y_pred_shape[-1] is None or y_true_shape[-1] is None:
+            raise ValueError(
+                f"{type(self).__name__} expects 2D inputs with shape (batch_size, output_dim), with output_dim "
+                f"fully defined (not None). Received input shapes: y_pred.shape={y_pred_shape} and "
+                f"y_true.shape={y_true_shape}."
+            )
+        shape = () if self.average == "micro" else (int(y_pred_shape[-1]),)
+        for name in ("true_positives", "false_positives", "false_negatives", "intermediate_weights"):
+            setattr(self, name, self.add_variable(shape, "zeros", name=name))
+        self._built = True
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        y_true = _tensor(y_true, self._dtype)
+        y_pred = _tensor(y_pred, self._dtype)
+        if not self._built:
+            self._build(y_true.shape, y_pred.shape)
+        if self.threshold is None:
+            top = reduction_ops.reduce_max(y_pred, axis=-1, keepdims=True)
+            positive = math_ops.logical_and(
+                math_ops.greater_equal(y_pred, top), math_ops.greater(math_ops.abs(y_pred), 1e-9)
+            )
+        else:
+            positive = math_ops.greater(y_pred, self.threshold)
+        y_pred = math_ops.cast(positive, self._dtype)
+        if sample_weight is not None:
+            sample_weight = array_ops.expand_dims(_tensor(sample_weight, self._dtype), 1)
+
+        def weighted_sum(values):
+            if sample_weight is not None:
+                values = values * sample_weight
+            return reduction_ops.reduce_sum(values, axis=self.axis)
+
+        self.true_positives.assign_add(weighted_sum(y_pred * y_true))
+        self.false_positives.assign_add(weighted_sum(y_pred * (1.0 - y_true)))
+        self.false_negatives.assign_add(weighted_sum((1.0 - y_pred) * y_true))
+        self.intermediate_weights.assign_add(weighted_sum(y_true))
+
+    def result(self):
+        if not self._built:
+            raise ValueError(f"{type(self).__name__}.result() needs at least one update_state() first.")
+        tp = self.true_positives.read_value()
+        precision = tp / (tp + self.false_positives.read_value() + EPSILON)
+        recall = tp / (tp + self.false_negatives.read_value() + EPSILON)
+        b2 = self.beta**2
+        score = precision * recall / (b2 * precision + recall + EPSILON) * (1.0 + b2)
+        if self.average == "weighted":
+            w = self.intermediate_weights.read_value()
+            return reduction_ops.reduce_sum(score * (w / (reduction_ops.reduce_sum(w) + EPSILON)))
+        if self.average is not None:  # "micro" (a scalar already) or "macro"
+            return reduction_ops.reduce_mean(score)
+        return score
+
+    def get_config(self):
+        return dict(super().get_config(), average=self.average, beta=self.beta, threshold=self.threshold)
+
+
+class F1Score(FBetaScore):
+    """:class:`FBetaScore` with ``beta=1``: the harmonic mean of precision and recall."""
+
+    def __init__(self, average=None, threshold=None, name="f1_score", dtype=None):
+        super().__init__(average=average, beta=1.0, threshold=threshold, name=name, dtype=dtype)
+
+    def get_config(self):
+        config = super().get_config()
+        del config["beta"]
+        return config
+
+
+class R2Score(Metric):
+    """The coefficient of determination ``1 - SS_res / SS_tot`` of each output column of
+    ``(batch, outputs)`` data, over all samples seen; ``class_aggregation``: ``"uniform_average"``
+    (the mean over the columns), ``"variance_weighted_average"`` (weighted by each column's
+    ``SS_tot``) or None (one score per column). ``num_regressors > 0`` gives the adjusted R2
+    (the plain R2 where there are too few samples for it). Columns with ``SS_tot == 0`` score 0."""
+
+    def __init__(self, class_aggregation="uniform_average", num_regressors=0, name="r2_score", dtype=None):
+        super().__init__(name=name, dtype=dtype)
+        self._direction = "up"
+        valid = (None, "uniform_average", "variance_weighted_average")
+        if class_aggregation not in valid:
+            raise ValueError(
+                f"Invalid value for argument `class_aggregation`. Expected one of {valid}. "
+                f"Received: class_aggregation={class_aggregation}"
+            )
+        if num_regressors < 0:
+            raise ValueError(
+                "Invalid value for argument `num_regressors`. Expected a value >= 0. "
+                f"Received: num_regressors={num_regressors}"
+            )
+        self.class_aggregation = class_aggregation
+        self.num_regressors = num_regressors
+        self.num_samples = self.add_variable((), "zeros", name="num_samples")
+        self._built = False
+
+    def _build(self, y_true_shape, y_pred_shape):
+        if y_pred_shape.rank != 2 or y_true_shape.rank != 2 or y_pred_shape[-1] is None or y_true_shape[-1] is None:
+            raise ValueError(
+                "R2Score expects 2D inputs with shape (batch_size, output_dim), with output_dim fully defined "
+                f"(not None). Received input shapes: y_pred.shape={y_pred_shape} and y_true.shape={y_true_shape}."
+            )
+        n = (int(y_pred_shape[-1]),)
+        self.squared_sum = self.add_variable(n, "zeros", name="squared_sum")
+        self.sum = self.add_variable(n, "zeros", name="sum")
+        self.total_mse = self.add_variable(n, "zeros", name="residual")
+        self.count = self.add_variable(n, "zeros", name="count")
+        self._built = True
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        y_true = _tensor(y_true, self._dtype)
+        y_pred = _tensor(y_pred, self._dtype)
+        y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
+        if not self._built:
+            self._build(y_true.shape, y_pred.shape)
+        sw = _tensor(1.0 if sample_weight is None else sample_weight, self._dtype)
+        if sw.shape.rank == 1:
+            sw = array_ops.expand_dims(sw, 1)
+        sw = array_ops.broadcast_to_like(sw, y_true)
+        weighted = y_true * sw
+        self.sum.assign_add(reduction_ops.reduce_sum(weighted, axis=0))
+        self.squared_sum.assign_add(reduction_ops.reduce_sum(y_true * weighted, axis=0))
+        self.total_mse.assign_add(reduction_ops.reduce_sum(math_ops.square(y_true - y_pred) * sw, axis=0))
+        self.count.assign_add(reduction_ops.reduce_sum(sw, axis=0))
+        self.num_samples.assign_add(math_ops.cast(array_ops.size(y_true), self._dtype))
+
+    def result(self):
+        if not self._built:
+            raise ValueError("R2Score.result() needs at least one update_state() first.")
+        total_sum = self.sum.read_value()
+        total = self.squared_sum.read_value() - total_sum * (total_sum / self.count.read_value())
+        raw = 1.0 - self.total_mse.read_value() / total
+        raw = math_ops.where(math_ops.is_inf(raw), 0.0, raw)
+        if self.class_aggregation == "uniform_average":
+            score = reduction_ops.reduce_mean(raw)
+        elif self.class_aggregation == "variance_weighted_average":
+            score = reduction_ops.reduce_sum(total * raw) / reduction_ops.reduce_sum(total)
+        else:
+            score = raw
+        if self.num_regressors:
+            # adjusted R2, only where there are more samples than regressors + 1 (Keras warns and
+            # falls back to the plain score otherwise)
+            n = self.num_samples.read_value()
+            p = float(self.num_regressors)
+            den = math_ops.maximum(n - p - 1.0, 1.0)
+            score = math_ops.where(math_ops.greater(n - 1.0, p), 1.0 - (1.0 - score) * (n - 1.0) / den, score)
+        return score
+
+    def get_config(self):
+        return dict(super().get_config(), class_aggregation=self.class_aggregation, num_regressors=self.num_regressors)
+
+
+# --- IoU ----------------------------------------------------------------------------------------------
+
+
+class IoU(Metric):
+    """Intersection over union ``tp / (tp + fp + fn)`` of the classes ``target_class_ids``,
+    averaged over those that occur, from a ``(num_classes, num_classes)`` confusion matrix
+    (``total_confusion_matrix``, rows: labels, columns: predictions) kept in ``dtype`` (int64 by
+    default, as Keras: float weights are truncated). Labels and predictions are class ids
+    (``sparse_y_true``/``sparse_y_pred``) or scores whose argmax over ``axis`` is taken; ids
+    outside ``[0, num_classes)`` and labels equal to ``ignore_class`` are not counted."""
+
+    # the keys of the config, in Keras 3.15's order
+    _config_keys = (
+        "name",
+        "dtype",
+        "num_classes",
+        "target_class_ids",
+        "ignore_class",
+        "sparse_y_true",
+        "sparse_y_pred",
+        "axis",
+    )
+
+    def __init__(
+        self,
+        num_classes,
+        target_class_ids,
+        name=None,
+        dtype=None,
+        ignore_class=None,
+        sparse_y_true=True,
+        sparse_y_pred=True,
+        axis=-1,
+    ):
+        super().__init__(name=name, dtype=dtype or "int")
+        self._direction = "up"
+        self.num_classes = num_classes
+        self.ignore_class = ignore_class
+        self.sparse_y_true = sparse_y_true
+        self.sparse_y_pred = sparse_y_pred
+        self.axis = axis
+        self.total_cm = self.add_variable((num_classes, num_classes), "zeros", name="total_confusion_matrix")
+        if max(target_class_ids) >= num_classes:
+            raise ValueError(f"Target class id {max(target_class_ids)} is out of range, which is [0, {num_classes}).")
+        self.target_class_ids = list(target_class_ids)
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        dtype = self._dtype
+        if not self.sparse_y_true:
+            y_true = reduction_ops.argmax(_tensor(y_true), axis=self.axis)
+        if not self.sparse_y_pred:
+            y_pred = reduction_ops.argmax(_tensor(y_pred), axis=self.axis)
+        y_true = array_ops.reshape(_tensor(y_true, dtype), [-1])
+        y_pred = array_ops.reshape(_tensor(y_pred, dtype), [-1])
+        if sample_weight is None:
+            sample_weight = 1
+        elif (
+            getattr(sample_weight, "dtype", None) is not None
+            and "float" in str(sample_weight.dtype)
+            and dtype.is_integer
+        ):
+            warnings.warn(
+                "You are passing weight as `float`, but dtype is `int`. This may result in an incorrect weight "
+                "due to type casting Consider using integer weights.",
+                stacklevel=2,
+            )
+        sample_weight = _tensor(sample_weight, dtype)
+        if sample_weight.shape.rank and sample_weight.shape.rank > 1:
+            sample_weight = array_ops.reshape(sample_weight, [-1])
+        sample_weight = array_ops.broadcast_to_like(sample_weight, y_true)
+        n = self.num_classes
+        valid = math_ops.logical_and(
+            math_ops.logical_and(math_ops.greater_equal(y_true, 0), math_ops.less(y_true, n)),
+            math_ops.logical_and(math_ops.greater_equal(y_pred, 0), math_ops.less(y_pred, n)),
+        )
+        if self.ignore_class is not None:
+            valid = math_ops.logical_and(valid, math_ops.not_equal(y_true, math_ops.cast(self.ignore_class, dtype)))
+        zero = creation_ops.zeros_like(y_true)
+        cells = math_ops.where(valid, y_true, zero) * n + math_ops.where(valid, y_pred, zero)
+        weights = math_ops.where(valid, sample_weight, creation_ops.zeros_like(sample_weight))
+        counts = segment_ops.unsorted_segment_sum(weights, math_ops.cast(cells, D.int32), n * n)
+        self.total_cm.assign_add(array_ops.reshape(counts, [n, n]))
+
+    def result(self):
+        cm = math_ops.cast(self.total_cm.read_value(), D.float32)
+        true_positives = linalg_ops.diag_part(cm)
+        denominator = reduction_ops.reduce_sum(cm, axis=0) + reduction_ops.reduce_sum(cm, axis=1) - true_positives
+        ids = self.target_class_ids
+        true_positives = array_ops.gather(true_positives, ids)
+        denominator = array_ops.gather(denominator, ids)
+        valid = math_ops.greater(denominator, 1e-9)
+        iou = math_ops.where(valid, true_positives / (denominator + EPSILON), 0.0)
+        num_valid = reduction_ops.reduce_sum(math_ops.cast(valid, D.float32))
+        return reduction_ops.reduce_sum(iou) / (num_valid + EPSILON)
+
+    def get_config(self):
+        config = dict(
+            super().get_config(),
+            num_classes=self.num_classes,
+            target_class_ids=self.target_class_ids,
+            ignore_class=self.ignore_class,
+            sparse_y_true=self.sparse_y_true,
+            sparse_y_pred=self.sparse_y_pred,
+            axis=self.axis,
+        )
+        return {key: config[key] for key in self._config_keys}
+
+
+class BinaryIoU(IoU):
+    """:class:`IoU` of two classes: a prediction is class 1 where it is ``>= threshold``."""
+
+    def __init__(self, target_class_ids=(0, 1), threshold=0.5, name=None, dtype=None):
+        super().__init__(num_classes=2, target_class_ids=target_class_ids, name=name, dtype=dtype)
+        self.threshold = threshold
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        y_pred = math_ops.cast(math_ops.greater_equal(_tensor(y_pred, D.float32), self.threshold), self._dtype)
+        return super().update_state(y_true, y_pred, sample_weight)
+
+    def get_config(self):
+        return {
+            "target_class_ids": self.target_class_ids,
+            "threshold": self.threshold,
+            "name": self.name,
+            "dtype": self._dtype.name,
+        }
+
+
+class MeanIoU(IoU):
+    """:class:`IoU` averaged over all ``num_classes`` classes."""
+
+    _config_keys = ("num_classes", "name", "dtype", "ignore_class", "sparse_y_true", "sparse_y_pred", "axis")
+
+    def __init__(
+        self, num_classes, name=None, dtype=None, ignore_class=None, sparse_y_true=True, sparse_y_pred=True, axis=-1
+    ):
+        super().__init__(
+            num_classes=num_classes,
+            target_class_ids=list(range(num_classes)),
+            name=name,
+            dtype=dtype,
+            ignore_class=ignore_class,
+            sparse_y_true=sparse_y_true,
+            sparse_y_pred=sparse_y_pred,
+            axis=axis,
+        )
+
+
+class OneHotIoU(IoU):
+    """:class:`IoU` with one-hot labels (and scores as predictions unless ``sparse_y_pred``)."""
+
+    _config_keys = ("num_classes", "target_class_ids", "name", "dtype", "ignore_class", "sparse_y_pred", "axis")
+
+    def __init__(
+        self, num_classes, target_class_ids, name=None, dtype=None, ignore_class=None, sparse_y_pred=False, axis=-1
+    ):
+        super().__init__(
+            num_classes=num_classes,
+            target_class_ids=target_class_ids,
+            name=name,
+            dtype=dtype,
+            ignore_class=ignore_class,
+            sparse_y_true=False,
+            sparse_y_pred=sparse_y_pred,
+            axis=axis,
+        )
+
+
+class OneHotMeanIoU(MeanIoU):
+    """:class:`MeanIoU` with one-hot labels (and scores as predictions unless ``sparse_y_pred``)."""
+
+    _config_keys = ("num_classes", "name", "dtype", "ignore_class", "sparse_y_pred", "axis")
+
+    def __init__(self, num_classes, name=None, dtype=None, ignore_class=None, sparse_y_pred=False, axis=-1):
+        super().__init__(
+            num_classes=num_classes,
+            name=name,
+            dtype=dtype,
+            ignore_class=ignore_class,
+            sparse_y_true=False,
+            sparse_y_pred=sparse_y_pred,
+            axis=axis,
+        )
+
+
+# --- correlations ---------------------------------------------------------------------------------
+
+
+def pearson_correlation(y_true, y_pred, axis=-1):
+    """Pearson's correlation of labels and predictions along ``axis`` (population standard
+    deviations, as Keras)."""
+    y_pred = _tensor(y_pred)
+    y_true = _tensor(y_true, y_pred.dtype)
+    y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
+    t = y_true - reduction_ops.reduce_mean(y_true, axis=axis, keepdims=True)
+    p = y_pred - reduction_ops.reduce_mean(y_pred, axis=axis, keepdims=True)
+    t = t / math_composites.reduce_std(t, axis=axis, keepdims=True)
+    p = p / math_composites.reduce_std(p, axis=axis, keepdims=True)
+    return reduction_ops.reduce_mean(t * p, axis=axis)
+
+
+def concordance_correlation(y_true, y_pred, axis=-1):
+    """Lin's concordance correlation along ``axis``, with Keras 3.15's formula (its covariance
+    term centres ``y_true`` on the mean of ``y_pred``)."""
+    y_pred = _tensor(y_pred)
+    y_true = _tensor(y_true, y_pred.dtype)
+    y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
+    true_mean = reduction_ops.reduce_mean(y_true, axis=axis, keepdims=True)
+    pred_mean = reduction_ops.reduce_mean(y_pred, axis=axis, keepdims=True)
+    true_var = math_composites.reduce_variance(y_true - true_mean, axis=axis, keepdims=True)
+    pred_var = math_composites.reduce_variance(y_pred - pred_mean, axis=axis, keepdims=True)
+    covar = (y_true - pred_mean) * (y_pred - pred_mean)
+    norm = true_var + pred_var + math_ops.square(true_mean - pred_mean)
+    return reduction_ops.reduce_mean(2.0 * covar / (norm + EPSILON), axis=axis)
+
+
+class _CorrelationMetric(MeanMetricWrapper):
+    """The mean over the samples of a correlation along ``axis`` (to be maximized)."""
+
+    _fn = None
+
+    def __init__(self, name, dtype=None, axis=-1):
+        super().__init__(type(self)._fn, name=name, dtype=dtype, axis=axis)
+        self.axis = axis
+        self._direction = "up"
+
+
+class PearsonCorrelation(_CorrelationMetric):
+    """The mean of :func:`pearson_correlation`."""
+
+    _fn = staticmethod(pearson_correlation)
+
+    def __init__(self, name="pearson_correlation", dtype=None, axis=-1):
+        super().__init__(name=name, dtype=dtype, axis=axis)
+
+
+class ConcordanceCorrelation(_CorrelationMetric):
+    """The mean of :func:`concordance_correlation`."""
+
+    _fn = staticmethod(concordance_correlation)
+
+    def __init__(self, name="concordance_correlation", dtype=None, axis=-1):
+        super().__init__(name=name, dtype=dtype, axis=axis)
+
+
 # --- lookup ----------------------------------------------------------------------------------------
 
 _CLASSES = (
@@ -1022,6 +1680,24 @@ _CLASSES = (
     Precision,
     Recall,
     AUC,
+    TruePositives,
+    FalsePositives,
+    TrueNegatives,
+    FalseNegatives,
+    PrecisionAtRecall,
+    RecallAtPrecision,
+    SensitivityAtSpecificity,
+    SpecificityAtSensitivity,
+    FBetaScore,
+    F1Score,
+    R2Score,
+    IoU,
+    BinaryIoU,
+    MeanIoU,
+    OneHotIoU,
+    OneHotMeanIoU,
+    PearsonCorrelation,
+    ConcordanceCorrelation,
 )
 _FUNCTIONS = {
     "accuracy": accuracy,
@@ -1045,7 +1721,10 @@ _FUNCTIONS = {
 }
 _BY_CLASS_NAME = {c.__name__: c for c in _CLASSES}
 _BY_SNAKE_NAME = {_to_snake_case(c.__name__): c for c in _CLASSES}
-_BY_SNAKE_NAME.update(msle=MeanSquaredLogarithmicError, MSLE=MeanSquaredLogarithmicError)  # Keras's aliases
+# Keras's aliases
+_BY_SNAKE_NAME.update(
+    msle=MeanSquaredLogarithmicError, MSLE=MeanSquaredLogarithmicError, bce=BinaryCrossentropy, BCE=BinaryCrossentropy
+)
 
 
 def get(identifier):

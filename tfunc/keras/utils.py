@@ -1,5 +1,9 @@
-"""``tfunc.keras.utils``: :func:`set_random_seed`, :func:`to_categorical`,
-:func:`timeseries_dataset_from_array` and :class:`Progbar`, Keras's progress bar."""
+"""``tfunc.keras.utils``: :func:`set_random_seed`, :func:`to_categorical`, :func:`normalize`,
+:func:`pad_sequences`, :func:`timeseries_dataset_from_array`, :func:`split_dataset`,
+:class:`PyDataset` (``Sequence``) and :class:`Progbar`, Keras's progress bar; and, under Keras's
+names, the serialization registry (``register_keras_serializable``, ``custom_object_scope``...),
+``is_keras_tensor``, ``get_source_inputs``, ``pack_x_y_sample_weight`` /
+``unpack_x_y_sample_weight`` and ``clear_session``, defined in the modules that use them."""
 
 from __future__ import annotations
 
@@ -11,14 +15,53 @@ import time
 
 import numpy as np
 
-from ..api import array_ops, creation_ops, math_ops, random_ops
+from ..api import array_ops, creation_ops, linalg_ops, math_ops, random_ops
 from ..api.variables import Variable
 from ..core import dtypes as D
+from ..core import nest
 from ..data import AUTOTUNE, Dataset
 from ..eager.convert import convert_to_tensor
 from ..eager.tensor import Tensor
+from .backend import clear_session
+from .keras_tensor import is_keras_tensor
+from .losses import EPSILON as _EPSILON
+from .losses import _l2_normalize
+from .serialization import (
+    CustomObjectScope,
+    custom_object_scope,
+    deserialize_keras_object,
+    get_custom_objects,
+    get_registered_name,
+    get_registered_object,
+    register_keras_serializable,
+    serialize_keras_object,
+)
+from .trainers.data_adapters import pack_x_y_sample_weight, unpack_x_y_sample_weight
 
-__all__ = ["set_random_seed", "to_categorical", "timeseries_dataset_from_array", "Progbar"]
+__all__ = [
+    "set_random_seed",
+    "to_categorical",
+    "normalize",
+    "pad_sequences",
+    "timeseries_dataset_from_array",
+    "split_dataset",
+    "PyDataset",
+    "Sequence",
+    "Progbar",
+    "get_source_inputs",
+    "clear_session",
+    "is_keras_tensor",
+    "pack_x_y_sample_weight",
+    "unpack_x_y_sample_weight",
+    "CustomObjectScope",
+    "custom_object_scope",
+    "deserialize_keras_object",
+    "get_custom_objects",
+    "get_registered_name",
+    "get_registered_object",
+    "register_keras_serializable",
+    "serialize_keras_object",
+]
 
 
 def set_random_seed(seed):
@@ -138,6 +181,263 @@ def timeseries_dataset_from_array(
             dataset = dataset.shuffle(buffer_size=batch_size * 8, seed=seed)  # within nearby windows, as Keras
         return dataset.batch(batch_size)
     return dataset.shuffle(buffer_size=1024, seed=seed) if shuffle else dataset
+
+
+# --- sequences and arrays ------------------------------------------------------------------------
+
+
+def pad_sequences(sequences, maxlen=None, dtype="int32", padding="pre", truncating="pre", value=0.0):
+    """A NumPy array ``(len(sequences), maxlen, ...)`` of the sequences, each cut to ``maxlen``
+    (dropping its start with ``truncating="pre"``, its end with ``"post"``) and filled with
+    ``value`` before it (``padding="pre"``) or after it (``"post"``); ``maxlen`` defaults to the
+    longest sequence. Keras's ``keras.utils.pad_sequences``."""
+    if not hasattr(sequences, "__len__"):
+        raise ValueError("`sequences` must be iterable.")
+    lengths = []
+    sample_shape = ()
+    for x in sequences:
+        try:
+            lengths.append(len(x))
+        except TypeError as e:
+            raise ValueError(f"`sequences` must be a list of iterables. Found non-iterable: {x}") from e
+        if len(x) and not sample_shape:
+            sample_shape = np.asarray(x).shape[1:]
+    if maxlen is None:
+        maxlen = np.max(lengths)
+    is_dtype_str = np.issubdtype(dtype, np.str_) or np.issubdtype(dtype, np.bytes_)
+    if isinstance(value, str) and dtype is not object and not is_dtype_str:
+        raise ValueError(
+            f"`dtype` {dtype} is not compatible with `value`'s type: {type(value)}\n"
+            "You should set `dtype=object` for variable length strings."
+        )
+    out = np.full((len(sequences), maxlen) + sample_shape, value, dtype=dtype)
+    for idx, s in enumerate(sequences):
+        if not len(s):
+            continue
+        if truncating == "pre":
+            trunc = s[-maxlen:]
+        elif truncating == "post":
+            trunc = s[:maxlen]
+        else:
+            raise ValueError(f'Truncating type "{truncating}" not understood')
+        trunc = np.asarray(trunc, dtype=dtype)
+        if trunc.shape[1:] != sample_shape:
+            raise ValueError(
+                f"Shape of sample {trunc.shape[1:]} of sequence at position {idx} is different from expected "
+                f"shape {sample_shape}"
+            )
+        if padding == "post":
+            out[idx, : len(trunc)] = trunc
+        elif padding == "pre":
+            out[idx, -len(trunc) :] = trunc
+        else:
+            raise ValueError(f'Padding type "{padding}" not understood')
+    return out
+
+
+def normalize(x, axis=-1, order=2):
+    """``x`` divided by its ``order``-norm along ``axis``: a NumPy array for a NumPy array (zero
+    vectors stay zero), else a tensor computed as Keras's ``ops.normalize`` (``x / max(norm,
+    1e-7)``)."""
+    if isinstance(x, np.ndarray):
+        norm = np.atleast_1d(np.linalg.norm(x, order, axis))
+        norm[norm == 0] = 1
+        return x / np.expand_dims(norm, axis or -1)
+    x = convert_to_tensor(x.read_value() if isinstance(x, Variable) else x)
+    if not x.dtype.is_floating:
+        x = math_ops.cast(x, D.float32)
+    if order == 2:
+        return _l2_normalize(x, axis)
+    norm = linalg_ops.norm(x, ord=order, axis=axis, keepdims=True)
+    return x / math_ops.maximum(norm, _EPSILON)
+
+
+def get_source_inputs(tensor):
+    """The ``keras.Input`` tensors ``tensor`` (a KerasTensor of the functional API) is computed
+    from, in the order they are first reached; a tensor with no history is returned as is."""
+    if not hasattr(tensor, "_keras_history"):
+        return tensor
+    if tensor._keras_history is None:
+        return [tensor]
+    layer, node_index, _ = tensor._keras_history
+    nodes = layer.__dict__.get("_tfunc_inbound_nodes", [])
+    if not nodes:
+        return [tensor]
+    node = nodes[node_index]
+    if not node.input_tensors:  # an Input's node: the recursion ends here
+        return node.output_tensors
+    sources: list = []
+    for t in node.input_tensors:
+        for x in get_source_inputs(t):
+            if all(x is not s for s in sources):
+                sources.append(x)
+    return sources
+
+
+# --- splitting a dataset -------------------------------------------------------------------------
+
+
+def _split_sizes(left_size, right_size, total):
+    """Keras's ``_rescale_dataset_split_sizes``: integer sizes of both sides from counts,
+    fractions or None."""
+    for name, size in (("left_size", left_size), ("right_size", right_size)):
+        if size is not None and type(size) not in (int, float):
+            raise TypeError(
+                f"Invalid `{name}` Type. Expected: int or float or None, Received: type({name})={type(size)}."
+            )
+    if left_size == 0 and right_size == 0:
+        raise ValueError(
+            "Both `left_size` and `right_size` are zero. At least one of the split sizes must be non-zero."
+        )
+    for name, size in (("left_size", left_size), ("right_size", right_size)):
+        if (type(size) is int and (size <= 0 or size >= total)) or (type(size) is float and (size <= 0 or size >= 1)):
+            raise ValueError(
+                f"`{name}` should be either a positive integer smaller than {total}, or a float within the range "
+                f"`[0, 1]`. Received: {name}={size}"
+            )
+    if type(left_size) is float and type(right_size) is float and left_size + right_size > 1:
+        raise ValueError(
+            "The sum of `left_size` and `right_size` is greater than 1. It must be less than or equal to 1."
+        )
+    left = round(left_size * total) if type(left_size) is float else left_size
+    right = round(right_size * total) if type(right_size) is float else right_size
+    if left is None:
+        left = total - right
+    elif right is None:
+        right = total - left
+    if left + right > total:
+        raise ValueError(
+            f"The sum of `left_size` and `right_size` should be smaller than the {total}. Received: left_size + "
+            f"right_size = {left + right}and total_length = {total}"
+        )
+    for split, side in ((left, "left"), (right, "right")):
+        if split == 0:
+            raise ValueError(
+                f"With `dataset` of length={total}, `left_size`={left} and `right_size`={right}.Resulting {side} side "
+                "dataset split will be empty. Adjust any of the aforementioned parameters"
+            )
+    return int(left), int(right)
+
+
+def split_dataset(dataset, left_size=None, right_size=None, shuffle=False, seed=None, preferred_backend=None):
+    """Two ``tfunc.data.Dataset``s: the first ``left_size`` samples and the last ``right_size`` (an
+    int is a count, a float a fraction; a missing side takes the rest) of a NumPy array, a
+    tuple/list of arrays of the same length, or a Dataset (a batched one is unbatched, and both
+    sides are batched again the same way). ``shuffle`` shuffles the samples first with Python's
+    ``random`` seeded by ``seed``, as Keras does. Meant for small in-memory data: every sample is
+    read into memory."""
+    if preferred_backend not in (None, "tensorflow"):
+        raise ValueError(
+            f"tfunc.keras.utils.split_dataset supports preferred_backend=None only, got {preferred_backend!r}."
+        )
+    if left_size is None and right_size is None:
+        raise ValueError(
+            "At least one of the `left_size` or `right_size` must be specified. Received: left_size=None and "
+            "right_size=None"
+        )
+    batch_size = None
+    if isinstance(dataset, (tuple, list)):
+        if not dataset:
+            raise ValueError("Received an empty list dataset. Please provide a non-empty list of arrays.")
+        for i, element in enumerate(dataset):
+            if not isinstance(element, np.ndarray):
+                raise ValueError(f"Expected a list of `numpy.ndarray` objects,Received: {type(element)} at index {i}.")
+            if element.shape[0] != dataset[0].shape[0]:
+                raise ValueError(
+                    f"Received a list of NumPy arrays with different lengths. Mismatch found at index {i}."
+                )
+        samples = list(zip(*dataset))
+    elif isinstance(dataset, np.ndarray):
+        samples = list(dataset)
+    elif isinstance(dataset, Dataset):
+        batch_size = getattr(dataset, "_batch_size", None)  # as Keras's is_batched / get_batch_size
+        samples = list(dataset.unbatch() if batch_size is not None else dataset)
+    else:
+        raise TypeError(
+            "The `dataset` argument must be either a `tf.data.Dataset` object, or a list/tuple of arrays. "
+            f"Received: dataset={dataset} of type {type(dataset)}"
+        )
+    if not samples:
+        raise ValueError("Received an empty dataset.")
+    if shuffle:
+        random.seed(random.randint(0, int(1e6)) if seed is None else seed)
+        random.shuffle(samples)
+    left, right = _split_sizes(left_size, right_size, len(samples))
+
+    def restore(part):
+        if isinstance(dataset, np.ndarray):
+            return Dataset.from_tensor_slices(np.asarray(part))
+        flat = [nest.flatten(s) for s in part]
+        columns = [np.array([np.asarray(v) for v in column]) for column in zip(*flat)]
+        packed = nest.pack_sequence_as(part[0], columns)
+        out = Dataset.from_tensor_slices(tuple(packed) if isinstance(packed, list) else packed)
+        return out.batch(batch_size) if batch_size is not None else out
+
+    return restore(samples[:left]).prefetch(AUTOTUNE), restore(samples[-right:]).prefetch(AUTOTUNE)
+
+
+# --- data for fit ---------------------------------------------------------------------------------
+
+
+class PyDataset:
+    """Keras's ``PyDataset`` (``Sequence``): a subclass defines ``__len__`` (the number of batches)
+    and ``__getitem__(index)`` (one batch, ``x``, ``(x, y)`` or ``(x, y, sample_weight)``), and may
+    define ``on_epoch_begin``/``on_epoch_end``. ``fit``/``evaluate``/``predict`` take it as an
+    iterable of batches: one pass over it is one epoch, after which ``on_epoch_end`` runs; the
+    batches come in order (``fit``'s ``shuffle`` does not reorder them, unlike Keras). They are
+    produced in the calling thread: ``workers > 1`` and ``use_multiprocessing`` are refused."""
+
+    def __init__(self, workers=1, use_multiprocessing=False, max_queue_size=10):
+        if workers > 1 or use_multiprocessing:
+            raise ValueError(
+                "tfunc.keras.utils.PyDataset loads batches in the calling thread: workers > 1 and "
+                f"use_multiprocessing=True are not supported (got workers={workers}, "
+                f"use_multiprocessing={use_multiprocessing})."
+            )
+        self._workers = workers
+        self._use_multiprocessing = use_multiprocessing
+        self._max_queue_size = max_queue_size
+
+    # (subclasses often skip ``super().__init__()``: the defaults stand in)
+    @property
+    def workers(self):
+        return getattr(self, "_workers", 1)
+
+    @property
+    def use_multiprocessing(self):
+        return getattr(self, "_use_multiprocessing", False)
+
+    @property
+    def max_queue_size(self):
+        return getattr(self, "_max_queue_size", 10)
+
+    def __getitem__(self, index):
+        raise NotImplementedError(f"{type(self).__name__} must implement __getitem__(index).")
+
+    def __len__(self):
+        raise NotImplementedError(f"{type(self).__name__} must implement __len__().")
+
+    @property
+    def num_batches(self):
+        return len(self)
+
+    def on_epoch_begin(self):
+        pass
+
+    def on_epoch_end(self):
+        pass
+
+    def __iter__(self):
+        self.on_epoch_begin()
+        try:
+            for i in range(len(self)):
+                yield self[i]
+        finally:
+            # also when fit drops the pass after its last step without asking for more
+            self.on_epoch_end()
+
+
+Sequence = PyDataset  # Keras 3's alias
 
 
 # --- the progress bar ----------------------------------------------------------------------------
