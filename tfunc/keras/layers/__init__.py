@@ -62,8 +62,30 @@ from .pooling import (
 )
 from .preprocessing import Normalization, Rescaling
 from .regularization import Dropout
-from .reshaping import Flatten, Permute, Reshape, UpSampling2D, ZeroPadding2D
+from .reshaping import (
+    Cropping1D,
+    Cropping2D,
+    Cropping3D,
+    Flatten,
+    Permute,
+    RepeatVector,
+    Reshape,
+    UpSampling1D,
+    UpSampling2D,
+    UpSampling3D,
+    ZeroPadding1D,
+    ZeroPadding2D,
+    ZeroPadding3D,
+)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
+from .separable_conv import (
+    DepthwiseConv1D,
+    SeparableConv1D,
+    SeparableConv2D,
+    SeparableConvolution1D,
+    SeparableConvolution2D,
+)
+from .wrappers import TimeDistributed
 
 __all__ = [
     "Layer",
@@ -93,6 +115,20 @@ __all__ = [
     "Permute",
     "ZeroPadding2D",
     "UpSampling2D",
+    "ZeroPadding1D",
+    "ZeroPadding3D",
+    "Cropping1D",
+    "Cropping2D",
+    "Cropping3D",
+    "UpSampling1D",
+    "UpSampling3D",
+    "RepeatVector",
+    "TimeDistributed",
+    "SeparableConv1D",
+    "SeparableConv2D",
+    "SeparableConvolution1D",
+    "SeparableConvolution2D",
+    "DepthwiseConv1D",
     "Dropout",
     "BatchNormalization",
     "LayerNormalization",

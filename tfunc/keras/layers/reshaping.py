@@ -1,4 +1,5 @@
-"""Reshaping layers: ``Flatten``, ``Reshape``, ``Permute``, ``ZeroPadding2D``, ``UpSampling2D``."""
+"""Reshaping layers: ``Flatten``, ``Reshape``, ``Permute``, ``ZeroPadding1D/2D/3D``,
+``Cropping1D/2D/3D``, ``UpSampling1D/2D/3D``, ``RepeatVector``."""
 
 from __future__ import annotations
 
@@ -118,83 +119,279 @@ class Permute(PolicyLayer):
         return TensorShape([dims[0]] + [dims[d] for d in self.dims])
 
 
-def _pairs(padding, name):
-    if isinstance(padding, int):
-        return ((padding, padding), (padding, padding))
-    padding = tuple(padding)
-    if len(padding) != 2:
-        raise ValueError(f"`{name}` should have two elements. Received: padding={padding}.")
-    out = []
-    for p in padding:
-        if isinstance(p, int):
-            out.append((p, p))
-        else:
-            p = tuple(int(v) for v in p)
-            if len(p) != 2:
-                raise ValueError(f"`{name}` entries should be ints or pairs of ints. Received: padding={padding}.")
-            out.append(p)
-    if any(v < 0 for pair in out for v in pair):
-        raise ValueError(f"`{name}` cannot be negative. Received: padding={padding}.")
-    return tuple(out)
+def _data_format(value) -> str:
+    """Keras's ``data_format`` argument: None means 'channels_last' (Keras's default image format)."""
+    if value not in (None, "channels_last", "channels_first"):
+        raise ValueError(
+            f"The `data_format` argument must be one of 'channels_first', 'channels_last'. Received: {value!r}"
+        )
+    return value or "channels_last"
 
 
-class ZeroPadding2D(PolicyLayer):
-    """Pads the rows and columns of NHWC inputs with zeros: ``padding`` an int (all four sides),
+def _spatial_axes(rank: int, data_format: str) -> list:
+    """The spatial axes of a ``rank``-D input: after the batch axis, and after the channels axis
+    too when the channels come first."""
+    first = 2 if data_format == "channels_first" else 1
+    return list(range(first, first + rank - 2))
+
+
+def _side_pairs(value, n: int, name: str) -> tuple:
+    """``n`` ``(before, after)`` pairs of non-negative ints, from an int (every side), ``n`` entries
+    each an int (both sides) or a pair, or (for ``n == 1``, as Keras's 1-D layers) one pair."""
+    if isinstance(value, (int, np.integer)):
+        pairs = ((int(value), int(value)),) * n
+    else:
+        value = tuple(value)
+        entries = (value,) if n == 1 else value
+        if len(entries) != n:
+            raise ValueError(f"`{name}` should have {n} elements. Received: {name}={value}.")
+        pairs = []
+        for entry in entries:
+            pair = (entry, entry) if isinstance(entry, (int, np.integer)) else tuple(entry)
+            if len(pair) != 2:
+                raise ValueError(f"`{name}` entries should be ints or pairs of ints. Received: {name}={value}.")
+            pairs.append((int(pair[0]), int(pair[1])))
+        pairs = tuple(pairs)
+    if any(v < 0 for pair in pairs for v in pair):
+        raise ValueError(f"`{name}` cannot be negative. Received: {name}={value}.")
+    return pairs
+
+
+def _positive_ints(value, n: int, name: str) -> tuple:
+    """``n`` positive ints from an int or ``n`` of them (Keras's ``standardize_tuple``)."""
+    out = (int(value),) * n if isinstance(value, (int, np.integer)) else tuple(int(v) for v in value)
+    if len(out) != n or any(v <= 0 for v in out):
+        raise ValueError(f"The `{name}` argument must be a tuple of {n} positive integers. Received: {name}={value!r}")
+    return out
+
+
+def _check_rank(layer, x, rank: int):
+    if x.shape.rank != rank:
+        raise _ndim_error(layer, f"ndim={rank}", x.shape)
+
+
+# --- ZeroPadding1D/2D/3D, Cropping1D/2D/3D ----------------------------------------------------------
+
+
+class _SpatialSides(PolicyLayer):
+    """What the padding and cropping layers share: ``(before, after)`` amounts per spatial axis
+    (kept in ``_tfunc_pairs``; the Keras attribute holds them as Keras writes them: one pair for
+    a 1-D layer, a pair per axis otherwise) and the data format."""
+
+    _rank = 4  # of the inputs
+    _attr = "padding"
+
+    def __init__(self, value, data_format, **kwargs):
+        super().__init__(**kwargs)
+        self.data_format = _data_format(data_format)
+        pairs = _side_pairs(value, self._rank - 2, self._attr)
+        self._tfunc_pairs = pairs
+        setattr(self, self._attr, pairs[0] if self._rank == 3 else pairs)
+
+    def _sized(self, dims, sign):
+        """``dims`` with each spatial size grown (sign 1) or shrunk (sign -1) by its pair."""
+        dims = list(dims)
+        for axis, pair in zip(_spatial_axes(self._rank, self.data_format), self._tfunc_pairs):
+            if dims[axis] is not None:
+                dims[axis] += sign * sum(pair)
+                if sign < 0 and dims[axis] <= 0:
+                    raise ValueError(
+                        f"Values in `{self._attr}` argument should be smaller than the corresponding spatial "
+                        f"dimension of the input. Received: input_shape={tuple(dims)}, "
+                        f"{self._attr}={getattr(self, self._attr)}"
+                    )
+        return TensorShape(dims)
+
+
+class _ZeroPadding(_SpatialSides):
+    def call(self, inputs):
+        x = self._convert_inputs(inputs)
+        _check_rank(self, x, self._rank)
+        paddings = [[0, 0]] * self._rank
+        for axis, pair in zip(_spatial_axes(self._rank, self.data_format), self._tfunc_pairs):
+            paddings[axis] = list(pair)
+        return indexing_ops.pad(x, paddings)
+
+    def compute_output_shape(self, input_shape):
+        return self._sized(TensorShape(input_shape).as_list(), 1)
+
+
+class ZeroPadding1D(_ZeroPadding):
+    """Pads the steps of ``(batch, steps, channels)`` inputs with zeros: ``padding`` an int (both
+    ends) or ``(before, after)``."""
+
+    _rank = 3
+
+    def __init__(self, padding=1, data_format=None, **kwargs):
+        super().__init__(padding, data_format, **kwargs)
+
+
+class ZeroPadding2D(_ZeroPadding):
+    """Pads the rows and columns of images with zeros: ``padding`` an int (all four sides),
     ``(rows, cols)`` (symmetric), or ``((top, bottom), (left, right))``."""
 
     def __init__(self, padding=(1, 1), data_format=None, **kwargs):
-        super().__init__(**kwargs)
-        if data_format not in (None, "channels_last"):
-            raise ValueError(
-                f"tfunc.keras ZeroPadding2D supports data_format='channels_last' only, got {data_format!r}."
-            )
-        self.padding = _pairs(padding, "padding")
-        self.data_format = "channels_last"
+        super().__init__(padding, data_format, **kwargs)
+
+
+class ZeroPadding3D(_ZeroPadding):
+    """Pads the three spatial axes of volumes with zeros: ``padding`` an int, three ints, or three
+    ``(before, after)`` pairs."""
+
+    _rank = 5
+
+    def __init__(self, padding=((1, 1), (1, 1), (1, 1)), data_format=None, **kwargs):
+        super().__init__(padding, data_format, **kwargs)
+
+
+class _Cropping(_SpatialSides):
+    _attr = "cropping"
 
     def call(self, inputs):
-        (t, b), (left, r) = self.padding
-        return indexing_ops.pad(convert_to_tensor(inputs), [[0, 0], [t, b], [left, r], [0, 0]])
+        x = self._convert_inputs(inputs)
+        _check_rank(self, x, self._rank)
+        self._sized(x.shape.as_list(), -1)  # refuses a crop that leaves nothing, as Keras
+        key = [slice(None)] * self._rank
+        for axis, (before, after) in zip(_spatial_axes(self._rank, self.data_format), self._tfunc_pairs):
+            key[axis] = slice(before, -after if after else None)
+        return x[tuple(key)]
 
     def compute_output_shape(self, input_shape):
-        n, h, w, c = TensorShape(input_shape).as_list()
-        (t, b), (left, r) = self.padding
-        return TensorShape([n, None if h is None else h + t + b, None if w is None else w + left + r, c])
+        return self._sized(TensorShape(input_shape).as_list(), -1)
 
 
-class UpSampling2D(PolicyLayer):
-    """Repeats the rows and columns of NHWC images ``size`` times (``interpolation='nearest'``),
-    or resizes them to that size bilinearly (``'bilinear'``, ``tf.image.resize``'s half-pixel
+class Cropping1D(_Cropping):
+    """Crops the steps of ``(batch, steps, channels)`` inputs: ``cropping`` an int (both ends) or
+    ``(start, end)``."""
+
+    _rank = 3
+
+    def __init__(self, cropping=(1, 1), **kwargs):
+        super().__init__(cropping, None, **kwargs)
+
+
+class Cropping2D(_Cropping):
+    """Crops the rows and columns of images: ``cropping`` an int, ``(rows, cols)`` (symmetric) or
+    ``((top, bottom), (left, right))``."""
+
+    def __init__(self, cropping=((0, 0), (0, 0)), data_format=None, **kwargs):
+        super().__init__(cropping, data_format, **kwargs)
+
+
+class Cropping3D(_Cropping):
+    """Crops the three spatial axes of volumes: ``cropping`` an int, three ints, or three
+    ``(before, after)`` pairs."""
+
+    _rank = 5
+
+    def __init__(self, cropping=((1, 1), (1, 1), (1, 1)), data_format=None, **kwargs):
+        super().__init__(cropping, data_format, **kwargs)
+
+
+# --- UpSampling1D/2D/3D, RepeatVector ---------------------------------------------------------------
+
+
+class _UpSampling(PolicyLayer):
+    """Repeats each spatial position ``size[i]`` times along spatial axis ``i`` (nearest
+    neighbour upsampling)."""
+
+    _rank = 4
+
+    def _repeat(self, x):
+        for axis, times in zip(_spatial_axes(self._rank, self.data_format), self._tfunc_size):
+            x = array_composites.repeat(x, times, axis=axis)
+        return x
+
+    def call(self, inputs):
+        x = self._convert_inputs(inputs)
+        _check_rank(self, x, self._rank)
+        return self._repeat(x)
+
+    def compute_output_shape(self, input_shape):
+        dims = TensorShape(input_shape).as_list()
+        for axis, times in zip(_spatial_axes(self._rank, self.data_format), self._tfunc_size):
+            dims[axis] = None if dims[axis] is None else dims[axis] * times
+        return TensorShape(dims)
+
+
+class UpSampling1D(_UpSampling):
+    """Repeats each step of ``(batch, steps, features)`` inputs ``size`` times."""
+
+    _rank = 3
+
+    def __init__(self, size=2, **kwargs):
+        super().__init__(**kwargs)
+        if not isinstance(size, (int, np.integer)) or isinstance(size, bool):
+            raise TypeError(f"Expected an integer value for `size`, got {type(size)}.")
+        if size <= 0:
+            raise ValueError(f"Argument `size` should be a positive integer. Received: size={size}")
+        self.size = int(size)
+        self._tfunc_size = (self.size,)
+        self.data_format = "channels_last"
+
+
+class UpSampling2D(_UpSampling):
+    """Repeats the rows and columns of images ``size`` times (``interpolation='nearest'``), or
+    resizes them to that size bilinearly (``'bilinear'``, ``tf.image.resize``'s half-pixel
     centres), as Keras's ``UpSampling2D``."""
 
     def __init__(self, size=(2, 2), data_format=None, interpolation="nearest", **kwargs):
         super().__init__(**kwargs)
-        if data_format not in (None, "channels_last"):
-            raise ValueError(
-                f"tfunc.keras UpSampling2D supports data_format='channels_last' only, got {data_format!r}."
-            )
+        interpolation = str(interpolation).lower()
         if interpolation not in ("nearest", "bilinear"):
             raise ValueError(
                 f"tfunc.keras UpSampling2D supports interpolation 'nearest' and 'bilinear', got {interpolation!r}."
             )
         self.size = _pair(size, "size")
-        self.data_format = "channels_last"
+        self._tfunc_size = self.size
+        self.data_format = _data_format(data_format)
         self.interpolation = interpolation
 
     def call(self, inputs):
         x = self._convert_inputs(inputs)
-        if x.shape.rank != 4:
-            raise _ndim_error(self, "ndim=4", x.shape)
+        _check_rank(self, x, 4)
         if self.interpolation == "nearest":
-            x = array_composites.repeat(x, self.size[0], axis=1)
-            return array_composites.repeat(x, self.size[1], axis=2)
+            return self._repeat(x)
+        if self.data_format == "channels_first":  # resized as NHWC, as Keras does
+            x = array_ops.transpose(x, [0, 2, 3, 1])
         _, h, w, _ = x.shape.as_list()
         if None in (h, w):
             raise ValueError(
                 f"UpSampling2D {self.name!r} with 'bilinear' needs a static height and width, got {x.shape}."
             )
         out = image_ops.resize(x, [h * self.size[0], w * self.size[1]], method="bilinear")
-        return math_ops.cast(out, x.dtype) if out.dtype is not x.dtype else out
+        out = math_ops.cast(out, x.dtype) if out.dtype is not x.dtype else out
+        return array_ops.transpose(out, [0, 3, 1, 2]) if self.data_format == "channels_first" else out
+
+
+class UpSampling3D(_UpSampling):
+    """Repeats the three spatial axes of volumes ``size`` times."""
+
+    _rank = 5
+
+    def __init__(self, size=(2, 2, 2), data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        self.size = _positive_ints(size, 3, "size")
+        self._tfunc_size = self.size
+        self.data_format = _data_format(data_format)
+
+
+class RepeatVector(PolicyLayer):
+    """Repeats ``(batch, features)`` inputs ``n`` times: ``(batch, n, features)``."""
+
+    def __init__(self, n, **kwargs):
+        super().__init__(**kwargs)
+        if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
+            raise TypeError(f"Expected an integer value for `n`, got {type(n)}.")
+        if n <= 0:
+            raise ValueError(f"Argument `n` should be a positive integer. Received: n={n}")
+        self.n = int(n)
+
+    def call(self, inputs):
+        x = self._convert_inputs(inputs)
+        _check_rank(self, x, 2)
+        return array_ops.tile(array_ops.expand_dims(x, 1), [1, self.n, 1])
 
     def compute_output_shape(self, input_shape):
-        n, h, w, c = TensorShape(input_shape).as_list()
-        return TensorShape([n, None if h is None else h * self.size[0], None if w is None else w * self.size[1], c])
+        batch, features = TensorShape(input_shape).as_list()
+        return TensorShape([batch, self.n, features])
