@@ -728,11 +728,19 @@ def test_time_distributed_with_unknown_batch_and_steps_keeps_the_known_sizes():
     assert tuple(out.shape) == (None, None, 3)
 
 
-def test_time_distributed_passes_training():
+def test_time_distributed_passes_training_and_masks():
     drop = layers.TimeDistributed(layers.Dropout(0.5, seed=1))
     ones = np.ones((2, 3, 4), np.float32)
     np.testing.assert_array_equal(drop(ones).numpy(), ones)
     assert set(np.unique(drop(ones, training=True).numpy())) <= {0.0, 2.0}
+    # a mask (one entry per step) passes through to the next layer, as in Keras
+    inp = keras.Input((4,), dtype="int32")
+    hidden = layers.TimeDistributed(layers.Dense(2))(layers.Embedding(10, 3, mask_zero=True)(inp))
+    model = keras.Model(inp, layers.SimpleRNN(2, return_sequences=True)(hidden))
+    ids = np.array([[1, 2, 0, 0]], np.int32)
+    out = model(ids).numpy()
+    np.testing.assert_allclose(out[0, 2], out[0, 1], atol=1e-6)  # masked steps repeat the last state
+    np.testing.assert_allclose(out[0, 3], out[0, 1], atol=1e-6)
 
 
 def test_time_distributed_refuses_a_non_layer_and_short_inputs():

@@ -92,8 +92,6 @@ def test_embedding_gathers_rows():
     assert np.abs(emb.embeddings.numpy()).max() <= 0.05  # Keras's 'uniform' initializer
     with pytest.raises(tf.errors.InvalidArgumentError):
         emb(np.array([[10]]))
-    with pytest.raises(ValueError, match="mask_zero"):
-        layers.Embedding(3, 2, mask_zero=True)
     model = tf.keras.Sequential([layers.Embedding(1000, 64, input_length=10)])
     assert model.built and model(np.zeros((32, 10), np.int32)).shape == (32, 10, 64)
 

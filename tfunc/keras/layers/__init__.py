@@ -25,6 +25,7 @@ from .convolutional import (
 )
 from .core import Activation, Dense, Embedding, Lambda
 from .input_layer import Input, InputLayer
+from .masking import Masking
 from .merging import (
     Add,
     Average,
@@ -95,6 +96,7 @@ __all__ = [
     "Activation",
     "Embedding",
     "Lambda",
+    "Masking",
     "Conv1D",
     "Convolution1D",
     "Conv2D",

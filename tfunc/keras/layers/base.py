@@ -9,6 +9,7 @@ import inspect
 import itertools
 import re
 import threading
+import warnings
 import weakref
 
 import numpy as np
@@ -19,6 +20,7 @@ from ...core import dtypes as D
 from ...core import nest
 from ...core.context import ctx, init_scope
 from ...core.shapes import TensorShape
+from ...core.specs import Spec
 from ...eager.convert import convert_to_tensor
 from ...eager.tensor import Tensor
 from ...function.autograph import convert
@@ -29,7 +31,7 @@ from .. import keras_tensor as _keras_tensor
 from .. import regularizers as _regularizers
 from .. import serialization as _serialization
 from ..dtypes import keras_dtype
-from ..keras_tensor import KerasTensor, symbolic_call
+from ..keras_tensor import KerasTensor, Node, compute_output_spec, symbolic_call
 
 _name_counts: collections.Counter = collections.Counter()
 _name_lock = threading.Lock()
@@ -37,6 +39,45 @@ _call_context = threading.local()
 # The layers whose add_loss list is not empty: a top-level call clears losses only when some
 # layer holds any, so a model without add_loss/activity regularizers pays one truth test per call.
 _holding_losses: weakref.WeakSet = weakref.WeakSet()
+# Keras masks attached to tensors (Keras's ``_keras_mask``), by the tensor's id: tfunc's tensors
+# have no room for attributes, so each entry holds a weak reference whose callback drops it when
+# the tensor goes. Empty while no mask exists, so a layer call without masks pays one truth test.
+_masks: dict = {}
+
+
+def get_keras_mask(x):
+    """The mask attached to ``x`` (a tensor or KerasTensor), or None."""
+    if isinstance(x, KerasTensor):
+        return getattr(x, "_keras_mask", None)
+    entry = _masks.get(id(x))
+    return None if entry is None else entry[1]
+
+
+def set_keras_mask(x, mask) -> None:
+    """Attaches ``mask`` to ``x`` (None removes it), as Keras's ``backend.set_keras_mask``."""
+    if isinstance(x, KerasTensor):
+        x._keras_mask = mask
+        return
+    key = id(x)
+    if mask is None:
+        _masks.pop(key, None)
+        return
+    try:
+        ref = weakref.ref(x, lambda _, key=key: _masks.pop(key, None))
+    except TypeError:
+        return  # not a tensor (a layer may return a Python value): no mask to keep, as in Keras
+    _masks[key] = (ref, mask)
+
+
+def _structure_masks(x):
+    """``get_keras_mask`` over a (possibly nested) input."""
+    if isinstance(x, (list, tuple, dict)):
+        return nest.map_structure(get_keras_mask, x)
+    return get_keras_mask(x)
+
+
+def _any_mask(masks) -> bool:
+    return any(m is not None for m in nest.flatten(masks))
 
 
 def _to_snake_case(name: str) -> str:
@@ -579,6 +620,59 @@ class Layer(Module):
                 self.build(shape)
             self.built = True
 
+    # --- masks (Keras's masking protocol) -------------------------------------------------
+    @property
+    def supports_masking(self) -> bool:
+        """Whether the layer's outputs get a mask from :meth:`compute_mask`; by default, as in
+        Keras, whether the layer defines ``compute_mask`` itself."""
+        value = self.__dict__.get("_tfunc_supports_masking")
+        return type(self).compute_mask is not Layer.compute_mask if value is None else value
+
+    @supports_masking.setter
+    def supports_masking(self, value):
+        self._tfunc_supports_masking = bool(value)
+
+    def compute_mask(self, inputs, previous_mask):
+        """The mask of the outputs: the input's mask unchanged, by default."""
+        return previous_mask
+
+    def _tfunc_mask_argument(self, inputs, args, kwargs):
+        """The mask the call is about (``previous_mask`` in Keras): the ``mask`` given, else the
+        one attached to the inputs, which is also passed as ``mask`` to a ``call`` that takes it
+        when the inputs are its only tensor argument (Keras's rule)."""
+        given = kwargs.get("mask")
+        if given is not None:
+            return given
+        mask = _structure_masks(inputs)
+        if _any_mask(mask) and "mask" in _call_parameters(self.call):
+            others = nest.flatten((args, {k: v for k, v in kwargs.items() if k != "mask"}))
+            if not any(isinstance(x, (Tensor, Variable)) for x in others):
+                kwargs["mask"] = mask
+        return mask
+
+    def _tfunc_set_output_masks(self, inputs, outputs, previous_mask) -> None:
+        """Attaches ``compute_mask``'s masks to the outputs that have none (Keras's
+        ``_set_mask_metadata``); a layer that does not support masking drops the mask, with
+        Keras's warning."""
+        if not self.supports_masking:
+            if _any_mask(previous_mask):
+                warnings.warn(
+                    f"Layer '{self.name}' (of type {type(self).__name__}) was passed an input with a mask attached "
+                    "to it. However, this layer does not support masking and will therefore destroy the mask "
+                    "information. Downstream layers will not see the mask.",
+                    stacklevel=3,
+                )
+            return
+        flat_outputs = nest.flatten(outputs)
+        if all(get_keras_mask(t) is not None for t in flat_outputs):
+            return
+        masks = self.compute_mask(inputs, previous_mask)
+        if masks is None:
+            return
+        for t, m in zip(flat_outputs, nest.flatten(masks)):
+            if m is not None and get_keras_mask(t) is None:
+                set_keras_mask(t, m)
+
     # --- the Keras protocol ------------------------------------------------------------
     def build(self, input_shape):
         """Creates the layer's weights; called once, by the first ``__call__``."""
@@ -637,13 +731,20 @@ class Layer(Module):
 
     def __call__(self, *args, **kwargs):
         if _has_keras_tensor(args, kwargs):
-            return symbolic_call(self, args, kwargs)
+            return _symbolic_call(self, args, kwargs)
         if args:
             inputs, args = args[0], args[1:]
         elif "inputs" in kwargs:
             inputs = kwargs.pop("inputs")
         else:
             raise TypeError(f"Layer {self.name!r} was called without inputs.")
+        # Mask work only where a mask can exist: one is attached to some tensor, one is given,
+        # or the layer makes its own (Embedding(mask_zero=True), Masking).
+        masking = (
+            _masks or "mask" in kwargs or (type(self).compute_mask is not Layer.compute_mask and self.supports_masking)
+        )
+        if masking:
+            previous_mask = self._tfunc_mask_argument(inputs, args, kwargs)
         inputs = self._convert_inputs(inputs)
         self._maybe_build(inputs)
         stack = getattr(_call_context, "training", None)
@@ -664,6 +765,8 @@ class Layer(Module):
                 self._tfunc_add_activity_losses(outputs)
         finally:
             stack.pop()
+        if masking:
+            self._tfunc_set_output_masks(inputs, outputs, previous_mask)
         if self.__dict__.get("_tfunc_output_shapes") is None:
             self._tfunc_output_shapes = _static_shapes(outputs)  # shown by Model.summary()
         return outputs
@@ -692,6 +795,42 @@ def _static_shapes(outputs):
     if isinstance(outputs, (list, tuple, dict)):
         return nest.map_structure(shape_of, outputs)
     return shape_of(outputs)
+
+
+def _call_parameters(fn):
+    try:
+        return inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return {}
+
+
+def _symbolic_call(layer, args, kwargs):
+    """``layer(*args, **kwargs)`` on KerasTensors (a new node of the layer). Where an input
+    KerasTensor carries a mask, or the layer makes masks, the call runs on placeholders that
+    carry placeholder masks, and each output KerasTensor gets the mask the call gave it (a
+    KerasTensor), as Keras's outputs carry ``_keras_mask``."""
+    in_masks = [getattr(x, "_keras_mask", None) for x in nest.flatten((args, kwargs))]
+    if all(m is None for m in in_masks) and type(layer).compute_mask is Layer.compute_mask:
+        return symbolic_call(layer, args, kwargs)
+    out_masks = []
+
+    def masked_call(*a, **kw):
+        for x, m in zip(nest.flatten((a, kw)), in_masks):
+            if m is not None:  # ctx.graph: the scratch graph compute_output_spec runs this in
+                set_keras_mask(x, ctx.graph.placeholder(Spec(m._shape, m.dtype)))
+        outputs = layer.__call__(*a, **kw)
+        out_masks.extend(get_keras_mask(t) for t in nest.flatten(outputs))
+        return outputs
+
+    outputs = compute_output_spec(masked_call, *args, **kwargs)
+    nodes = layer.__dict__.setdefault("_tfunc_inbound_nodes", [])
+    for i, (t, m) in enumerate(zip(nest.flatten(outputs), out_masks)):
+        if isinstance(t, KerasTensor):
+            t._keras_history = (layer, len(nodes), i)
+            if m is not None:
+                t._keras_mask = KerasTensor(m.shape.as_list(), m.dtype)
+    nodes.append(Node(layer, args, kwargs, outputs))
+    return outputs
 
 
 def _has_keras_tensor(args, kwargs) -> bool:

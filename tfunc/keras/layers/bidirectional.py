@@ -12,6 +12,7 @@ from ...api import array_composites, array_ops
 from .. import serialization as _serialization
 from .base import Layer
 from .policy import PolicyLayer
+from .rnn import _state_sizes
 
 _MERGE_MODES = ("sum", "mul", "ave", "concat", None)
 
@@ -33,7 +34,10 @@ class Bidirectional(PolicyLayer):
     or None (the two outputs, as a tuple). With ``return_sequences`` the backward outputs are
     reversed in time first, so step ``t`` of both belongs to input step ``t``. With
     ``return_state`` the merged output is followed by the forward states, then the backward ones;
-    an ``initial_state`` is split the same way (its first half for the forward layer)."""
+    an ``initial_state`` is split the same way (its first half for the forward layer).
+
+    A mask (of the input sequence) reaches both layers; with ``return_sequences`` their outputs
+    are zeros at masked steps (Keras sets ``zero_output_for_mask`` on them) and carry the mask."""
 
     def __init__(self, layer, merge_mode="concat", weights=None, backward_layer=None, **kwargs):
         if not isinstance(layer, Layer):
@@ -67,7 +71,10 @@ class Bidirectional(PolicyLayer):
                     "Forward layer and backward layer are expected to have the same value for attribute "
                     f'"{attr}", got "{forward}" for forward layer and "{backward}" for backward layer'
                 )
+        for inner in (self.forward_layer, self.backward_layer):
+            inner.zero_output_for_mask = inner.return_sequences  # as Keras's Bidirectional forces it
         self.merge_mode = merge_mode
+        self.supports_masking = True
         self.stateful = layer.stateful
         self.return_sequences = layer.return_sequences
         self.return_state = layer.return_state
@@ -80,14 +87,12 @@ class Bidirectional(PolicyLayer):
         self.built = True
 
     def call(self, sequences, initial_state=None, training=None, mask=None):
-        if mask is not None:
-            raise ValueError("tfunc.keras layers do not propagate masks: Bidirectional(mask=...) is not supported.")
         forward_state = backward_state = None
         if initial_state is not None:
             half = len(initial_state) // 2
             forward_state, backward_state = list(initial_state[:half]), list(initial_state[half:])
-        y = self.forward_layer(sequences, initial_state=forward_state, training=training)
-        y_rev = self.backward_layer(sequences, initial_state=backward_state, training=training)
+        y = self.forward_layer(sequences, initial_state=forward_state, training=training, mask=mask)
+        y_rev = self.backward_layer(sequences, initial_state=backward_state, training=training, mask=mask)
         if self.return_state:
             states = tuple(y[1:]) + tuple(y_rev[1:])
             y, y_rev = y[0], y_rev[0]
@@ -108,6 +113,20 @@ class Bidirectional(PolicyLayer):
             return output
         return (*output, *states) if self.merge_mode is None else (output, *states)
 
+    def compute_mask(self, inputs, mask):
+        """Keras's: the input's mask for each output with ``return_sequences`` (none otherwise),
+        none for the states."""
+        if isinstance(mask, list):
+            mask = mask[0]
+        if self.return_sequences:
+            output_mask = (mask, mask) if self.merge_mode is None else mask
+        else:
+            output_mask = (None, None) if self.merge_mode is None else None
+        if not self.return_state:
+            return output_mask
+        states = [None] * (2 * len(_state_sizes(self.forward_layer.cell)))
+        return list(output_mask if isinstance(output_mask, tuple) else (output_mask,)) + states
+
     def get_config(self):
         return {
             **super().get_config(),
@@ -121,9 +140,5 @@ class Bidirectional(PolicyLayer):
         config = dict(config)
         for key in ("layer", "backward_layer"):
             if config.get(key) is not None:
-                inner = dict(config[key], config=dict(config[key]["config"]))
-                # Keras's Bidirectional sets it to return_sequences in its layers' configs; it only
-                # matters for masked steps, which tfunc's recurrent layers do not take.
-                inner["config"].pop("zero_output_for_mask", None)
-                config[key] = _serialization.deserialize_keras_object(inner, custom_objects)
+                config[key] = _serialization.deserialize_keras_object(config[key], custom_objects)
         return super().from_config(config)

@@ -47,6 +47,7 @@ class Dense(PolicyLayer):
         self.use_bias = bool(use_bias)
         self.kernel_initializer = _initializers.get(kernel_initializer)
         self.bias_initializer = _initializers.get(bias_initializer)
+        self.supports_masking = True  # the input's mask passes through, as in Keras
 
     def build(self, input_shape):
         shape = TensorShape(input_shape)
@@ -104,6 +105,7 @@ class Activation(PolicyLayer):
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)
         self.activation = _activations.get(activation)
+        self.supports_masking = True
 
     def call(self, inputs):
         return self.activation(inputs)
@@ -146,12 +148,8 @@ class Embedding(PolicyLayer):
             )
         refuse_unsupported(embeddings_constraint=embeddings_constraint)
         self.embeddings_regularizer = _regularizers.get(embeddings_regularizer)
-        if mask_zero:
-            raise ValueError(
-                "tfunc.keras layers do not propagate masks: Embedding(mask_zero=True) is not supported; "
-                "mask the padded positions in the loss instead."
-            )
-        self.mask_zero = False
+        self.mask_zero = bool(mask_zero)
+        self.supports_masking = self.mask_zero
         init = _initializers.RandomUniform() if embeddings_initializer == "uniform" else embeddings_initializer
         self.embeddings_initializer = _initializers.get(init)
 
@@ -172,6 +170,12 @@ class Embedding(PolicyLayer):
         ids = math_ops.where(math_ops.less(ids, 0), ids + math_ops.cast(self.input_dim, ids.dtype), ids)
         return self._compute(array_ops.gather(self.embeddings, ids))
 
+    def compute_mask(self, inputs, mask=None):
+        """With ``mask_zero``, id 0 is padding: ``inputs != 0``."""
+        if not self.mask_zero:
+            return None
+        return math_ops.not_equal(inputs, 0)
+
     def compute_output_shape(self, input_shape):
         return TensorShape(TensorShape(input_shape).as_list() + [self.output_dim])
 
@@ -187,17 +191,23 @@ class Lambda(PolicyLayer):
         super().__init__(**kwargs)
         if not callable(function):
             raise TypeError(f"Lambda needs a callable, got {function!r}.")
-        if mask is not None:
-            raise ValueError("tfunc.keras layers do not propagate masks: Lambda(mask=...) is not supported.")
         self.function = function
         self.arguments = dict(arguments or {})
         self._tfunc_output_shape = output_shape
+        # ``mask``: the output mask (a tensor), or a function ``(inputs, mask) -> mask``, as in Keras
+        self.mask = mask
+        self.supports_masking = mask is not None
 
-    def call(self, inputs, training=None):
+    def call(self, inputs, mask=None, training=None):
         kwargs = dict(self.arguments)
+        if mask is not None and _accepts(self.function, "mask"):
+            kwargs["mask"] = mask
         if training is not None and _accepts(self.function, "training"):
             kwargs["training"] = training
         return self.function(inputs, **kwargs)
+
+    def compute_mask(self, inputs, mask=None):
+        return self.mask(inputs, mask) if callable(self.mask) else self.mask
 
     def compute_output_shape(self, input_shape):
         out = self._tfunc_output_shape

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ...api import array_ops, math_ops
+from ...api import array_ops, linalg_ops, math_ops, reduction_ops
 from ...core.shapes import TensorShape, broadcast_shapes
 from ...eager.convert import convert_to_tensor
 from .policy import PolicyLayer
@@ -56,6 +56,15 @@ class _Merge(PolicyLayer):
                 expanded.append(x)
             xs = expanded
         return self._merge(xs)
+
+    def compute_mask(self, inputs, mask=None):
+        """Keras's merge mask: the inputs' masks OR-ed together, none unless every input has one."""
+        if mask is None or any(m is None for m in mask):
+            return None
+        out = mask[0]
+        for m in mask[1:]:
+            out = math_ops.logical_or(out, m)
+        return out
 
     def compute_output_shape(self, input_shape):
         shapes = [TensorShape(s) for s in input_shape]
@@ -142,6 +151,70 @@ class Concatenate(_Merge):
             total += s[axis]
         out[axis] = total
         return TensorShape(out)
+
+
+def _l2_normalize(x, axis):
+    """Keras's ``ops.normalize``: ``x * min(rsqrt(sum(x ** 2, axis)), 1 / epsilon)``, epsilon 1e-7."""
+    square_sum = reduction_ops.reduce_sum(math_ops.square(x), axis=axis, keepdims=True)
+    return x * math_ops.minimum(math_ops.rsqrt(square_sum), 1e7)
+
+
+class Dot(PolicyLayer):
+    """The dot product of two batched inputs along ``axes`` (one axis for both, or one each; never
+    the batch axis), as Keras's ``batch_dot``: the first input's other axes, then the second's
+    (without its batch axis); a result of rank 1 becomes ``(batch, 1)``. ``normalize=True``
+    L2-normalizes both along the axes first (the cosine similarity)."""
+
+    supports_masking = True
+
+    def __init__(self, axes, normalize=False, **kwargs):
+        super().__init__(**kwargs)
+        if not isinstance(axes, int):
+            if not isinstance(axes, (list, tuple)):
+                raise TypeError(
+                    f"Invalid type for argument `axes`: it should be a list or an int. Received: axes={axes}"
+                )
+            if len(axes) != 2 or not all(isinstance(a, int) for a in axes):
+                raise ValueError(
+                    f"Invalid format for argument `axes`: it should contain two integers. Received: axes={axes}"
+                )
+        self.axes = axes
+        self.normalize = normalize
+
+    def _axes(self, ranks):
+        axes = [self.axes, self.axes] if isinstance(self.axes, int) else list(self.axes)
+        return [a % r for a, r in zip(axes, ranks)]
+
+    def call(self, inputs):
+        x, y = _tensor_list(self, inputs)
+        if len(inputs) != 2:
+            raise ValueError(f"A `Dot` layer should be called on exactly 2 inputs. Received: inputs={inputs}")
+        a0, a1 = self._axes([x.shape.rank, y.shape.rank])
+        if 0 in (a0, a1):
+            raise ValueError("Cannot perform batch_dot over axis 0.")
+        if self.normalize:
+            x, y = _l2_normalize(x, a0), _l2_normalize(y, a1)
+        letters = iter("bcdefghijklmnopqrstuvwxyz")
+        xs = ["a"] + [next(letters) for _ in range(x.shape.rank - 1)]
+        ys = ["a"] + [next(letters) for _ in range(y.shape.rank - 1)]
+        ys[a1] = xs[a0]  # the contracted axis
+        out = [c for i, c in enumerate(xs) if i != a0] + [c for i, c in enumerate(ys) if i not in (0, a1)]
+        result = linalg_ops.einsum(f"{''.join(xs)},{''.join(ys)}->{''.join(out)}", x, y)
+        return array_ops.expand_dims(result, 1) if len(out) == 1 else result
+
+    def compute_output_shape(self, input_shape):
+        s1, s2 = (TensorShape(s).as_list() for s in input_shape)
+        a0, a1 = self._axes([len(s1), len(s2)])
+        out = [d for i, d in enumerate(s1) if i != a0] + [d for i, d in enumerate(s2) if i not in (0, a1)]
+        return TensorShape(out if len(out) > 1 else out + [1])
+
+    def compute_mask(self, inputs, mask=None):
+        return None  # as Keras: the product has no mask
+
+
+def dot(inputs, axes=-1, **kwargs):
+    """``Dot(axes=axes, **kwargs)(inputs)``."""
+    return Dot(axes=axes, **kwargs)(inputs)
 
 
 def add(inputs, **kwargs):

@@ -172,7 +172,8 @@ class _GlobalPooling1D(PolicyLayer):
 
 class GlobalAveragePooling1D(_GlobalPooling1D):
     """The mean over the steps: ``(batch, steps, features) -> (batch, features)`` (channels
-    last). A ``mask`` of shape ``(batch, steps)`` (given to the call) leaves out the masked steps."""
+    last). A ``mask`` of shape ``(batch, steps)`` (given to the call, or attached to the inputs by
+    ``Embedding(mask_zero=True)`` or ``Masking``) leaves out the masked steps."""
 
     def call(self, inputs, mask=None):
         x, axis = self._steps(inputs)
@@ -181,6 +182,9 @@ class GlobalAveragePooling1D(_GlobalPooling1D):
         mask = array_ops.expand_dims(math_ops.cast(mask, x.dtype), 2 if axis == 1 else 1)
         total = reduction_ops.reduce_sum(x * mask, axis=axis, keepdims=self.keepdims)
         return total / reduction_ops.reduce_sum(mask, axis=axis, keepdims=self.keepdims)
+
+    def compute_mask(self, inputs, mask=None):
+        return None  # the steps are pooled away, and the mask with them (as Keras)
 
 
 class GlobalMaxPooling1D(_GlobalPooling1D):

@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...api import array_ops, control_flow_ops, creation_ops, indexing_ops, nn_ops, reduction_ops
+from ...api import array_ops, control_flow_ops, creation_ops, indexing_ops, math_ops, nn_ops, reduction_ops
 from ...api.variables import Variable
+from ...core import dtypes as D
+from ...core import nest
 from ...core.context import ctx
 from ...core.shapes import TensorShape
 from ...eager.convert import convert_to_tensor
@@ -478,6 +480,11 @@ class RNN(PolicyLayer):
     LSTM cell, ``output, h`` for a GRU cell).  ``go_backwards`` runs the sequence in reverse (and
     returns the outputs in the order they were computed, as Keras does).  ``initial_state`` (a
     call argument) replaces the zero states.
+
+    A ``mask`` (batch, time) (given, or attached to the inputs by ``Embedding(mask_zero=True)``
+    or ``Masking``) skips steps, as Keras does: a masked step keeps the states and outputs the
+    previous step's output (zeros with ``zero_output_for_mask``); with ``return_sequences`` the
+    mask passes on to the outputs.
     """
 
     def __init__(
@@ -511,6 +518,8 @@ class RNN(PolicyLayer):
         self.go_backwards = bool(go_backwards)
         self.stateful = False
         self.unroll = bool(unroll)
+        self.zero_output_for_mask = bool(zero_output_for_mask)
+        self.supports_masking = True
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
@@ -570,8 +579,6 @@ class RNN(PolicyLayer):
         return step
 
     def call(self, inputs, initial_state=None, training=None, mask=None):
-        if mask is not None:
-            raise ValueError("tfunc.keras layers do not propagate masks: RNN(mask=...) is not supported.")
         x = self._compute(inputs)
         if x.shape.rank != 3:
             raise ValueError(
@@ -583,24 +590,47 @@ class RNN(PolicyLayer):
             else [self._compute(s) for s in _states_list(self.cell, initial_state, len(_state_sizes(self.cell)))]
         )
         step = self._step_fn()
+        if mask is not None:
+            step = self._masked(step)
+            mask = math_ops.cast(mask, D.bool)
         steps = x.shape[1]
         if steps is not None or ctx.graph is None:
-            outputs, states = self._unrolled(x, states, step)
+            outputs, states = self._unrolled(x, mask, states, step)
         else:
-            outputs, states = self._looped(x, states, step)
+            outputs, states = self._looped(x, mask, states, step)
         if not self.return_state:
             return outputs
         return (outputs, *states)
 
-    def _unrolled(self, x, states, step):
+    def _masked(self, step):
+        """``step`` for a masked sequence: ``(x_t, mask_t, states, previous output)``, where a
+        masked row keeps its states and repeats the previous output (zeros, with
+        ``zero_output_for_mask``), as Keras's ``rnn`` loop does."""
+
+        def masked_step(xt, mt, states, previous):
+            out, new = step(xt, states)
+            keep = array_ops.expand_dims(mt, -1)
+            new = [math_ops.where(keep, n, s) for n, s in zip(new, states)]
+            fill = creation_ops.zeros_like(out) if self.zero_output_for_mask else previous
+            return math_ops.where(keep, out, fill), new
+
+        return masked_step
+
+    def _unrolled(self, x, mask, states, step):
         """A Python loop over the time steps (eager code, and lengths known while tracing)."""
         xs = array_ops.unstack(x, axis=1)
+        ms = [None] * len(xs) if mask is None else array_ops.unstack(mask, axis=1)
         if self.go_backwards:
-            xs = xs[::-1]
+            xs, ms = xs[::-1], ms[::-1]
         outs = []
         out = None
-        for xt in xs:
-            out, states = step(xt, states)
+        previous = None if mask is None else self._zeros(x, self._output_size)
+        for xt, mt in zip(xs, ms):
+            if mt is None:
+                out, states = step(xt, states)
+            else:
+                out, states = step(xt, mt, states, previous)
+                previous = out
             outs.append(out)
         if out is None:
             raise ValueError(f"{type(self).__name__} {self.name!r} got a sequence of length 0.")
@@ -608,37 +638,56 @@ class RNN(PolicyLayer):
             return array_ops.stack(outs, axis=1), states
         return out, states
 
-    def _looped(self, x, states, step):
+    def _looped(self, x, mask, states, step):
         """A graph while-loop for a length known only at run time; with ``return_sequences``
         the step outputs go into a time-major buffer."""
         xs = array_ops.transpose(x, [1, 0, 2])
+        ms = None if mask is None else array_ops.transpose(mask, [1, 0])
         if self.go_backwards:
             xs = xs[::-1]
+            ms = None if ms is None else ms[::-1]
         steps = array_ops.shape(xs)[0]
         n = len(states)
         keep = self.return_sequences
-        # a built-in cell's output is its first state; a user's cell's last output is carried
-        carry_last = not keep and not isinstance(self.cell, _Cell)
+        # The last output is carried for a masked sequence (a masked step repeats it) and for a
+        # user's cell (a built-in cell's output is its first state).
+        carry_last = mask is not None or (not keep and not isinstance(self.cell, _Cell))
 
         def cond(t, *rest):
             return t < steps
 
         def body(t, *rest):
-            out, new = step(array_ops.gather(xs, t), list(rest[:n]))
+            if ms is None:
+                out, new = step(array_ops.gather(xs, t), list(rest[:n]))
+            else:
+                out, new = step(array_ops.gather(xs, t), array_ops.gather(ms, t), list(rest[:n]), rest[n])
+            result = [t + 1, *new] + ([out] if carry_last else [])
             if keep:
-                buf = indexing_ops.tensor_scatter_nd_update(rest[n], array_ops.reshape(t, [1, 1]), out[None])
-                return (t + 1, *new, buf)
-            return (t + 1, *new, out) if carry_last else (t + 1, *new)
+                buf = indexing_ops.tensor_scatter_nd_update(rest[-1], array_ops.reshape(t, [1, 1]), out[None])
+                result.append(buf)
+            return tuple(result)
 
         init = [convert_to_tensor(0), *states]
-        if keep or carry_last:  # (time, batch, output) zeros: the buffer, or summed, the first "last output"
+        # (time, batch, output) zeros: summed, the first "last output"; the buffer of all outputs
+        if carry_last or keep:
             zeros = nn_ops.matmul(xs, creation_ops.zeros((x.shape[2], self._output_size), dtype=x.dtype))
-            init.append(zeros if keep else reduction_ops.reduce_sum(zeros, axis=0))
+        if carry_last:
+            init.append(reduction_ops.reduce_sum(zeros, axis=0))
+        if keep:
+            init.append(zeros)
         result = control_flow_ops.while_loop(cond, body, tuple(init))
         final = list(result[1 : 1 + n])
         if keep:
             return array_ops.transpose(result[-1], [1, 0, 2]), final
-        return (result[-1] if carry_last else final[0]), final
+        return (result[1 + n] if carry_last else final[0]), final
+
+    def compute_mask(self, inputs, mask):
+        """The outputs' mask: the input's with ``return_sequences``, else none; states have none."""
+        mask = nest.flatten(mask)[0] if isinstance(mask, (list, tuple)) else mask
+        output_mask = mask if self.return_sequences else None
+        if self.return_state:
+            return [output_mask] + [None] * len(_state_sizes(self.cell))
+        return output_mask
 
     def compute_output_shape(self, input_shape):
         n, t, _ = TensorShape(input_shape).as_list()
@@ -675,6 +724,7 @@ class SimpleRNN(RNN):
         go_backwards=False,
         stateful=False,
         unroll=False,
+        zero_output_for_mask=False,
         seed=None,
         **kwargs,
     ):
@@ -702,6 +752,7 @@ class SimpleRNN(RNN):
             go_backwards=go_backwards,
             stateful=stateful,
             unroll=unroll,
+            zero_output_for_mask=zero_output_for_mask,
             activity_regularizer=activity_regularizer,
             **kwargs,
         )
@@ -739,6 +790,7 @@ class LSTM(RNN):
         go_backwards=False,
         stateful=False,
         unroll=False,
+        zero_output_for_mask=False,
         use_cudnn="auto",
         **kwargs,
     ):
@@ -768,6 +820,7 @@ class LSTM(RNN):
             go_backwards=go_backwards,
             stateful=stateful,
             unroll=unroll,
+            zero_output_for_mask=zero_output_for_mask,
             activity_regularizer=activity_regularizer,
             **kwargs,
         )
@@ -804,6 +857,7 @@ class GRU(RNN):
         go_backwards=False,
         stateful=False,
         unroll=False,
+        zero_output_for_mask=False,
         reset_after=True,
         use_cudnn="auto",
         **kwargs,
@@ -834,6 +888,7 @@ class GRU(RNN):
             go_backwards=go_backwards,
             stateful=stateful,
             unroll=unroll,
+            zero_output_for_mask=zero_output_for_mask,
             activity_regularizer=activity_regularizer,
             **kwargs,
         )

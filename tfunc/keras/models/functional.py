@@ -18,7 +18,8 @@ from ...eager.convert import convert_to_tensor
 from ...eager.tensor import Tensor
 from .. import serialization
 from ..keras_tensor import KerasTensor, compute_output_spec
-from ..layers.base import Layer, _accepts
+from ..layers import base as base_layer
+from ..layers.base import Layer, _accepts, get_keras_mask, set_keras_mask
 from ..layers.input_layer import InputLayer
 from . import model as model_module
 from .model import Model
@@ -242,6 +243,8 @@ class Functional(Model):
             flat = [inputs]
         out = []
         for x, ref in zip(flat, self._tfunc_inputs):
+            # a mask on an input stays with it through the conversions below (as in Keras)
+            mask = get_keras_mask(x) if base_layer._masks else None
             if x is None:
                 if ref._keras_history[0].optional:
                     out.append(None)
@@ -254,6 +257,8 @@ class Functional(Model):
             if x.dtype is not ref.dtype and (x.dtype.is_floating or ref.dtype.is_floating or x.dtype.is_integer):
                 x = math_ops.cast(x, ref.dtype)
             x = adjust_input(x, ref, self.name, len(out))
+            if mask is not None:
+                set_keras_mask(x, mask)
             out.append(x)
         return out
 
@@ -264,7 +269,12 @@ class Functional(Model):
 
     def call(self, inputs, training=None, mask=None):
         values = {}
-        for ref, x in zip(self._tfunc_inputs, self._standardize_inputs(inputs)):
+        flat = self._standardize_inputs(inputs)
+        if mask is not None:  # the masks of the inputs, in their order (Keras's ``mask`` argument)
+            for x, m in zip(flat, nest.flatten(mask)):
+                if m is not None:
+                    set_keras_mask(x, m)
+        for ref, x in zip(self._tfunc_inputs, flat):
             values[id(ref)] = x
 
         def value_of(v):

@@ -12,7 +12,8 @@ from ...core.shapes import TensorShape
 from ...eager.tensor import Tensor
 from .. import serialization
 from ..keras_tensor import KerasTensor
-from ..layers.base import Layer, _accepts
+from ..layers import base as base_layer
+from ..layers.base import Layer, _accepts, get_keras_mask, set_keras_mask
 from ..layers.input_layer import InputLayer
 from .functional import adjust_input
 from .model import Model
@@ -175,8 +176,12 @@ class Sequential(Model):
 
     def call(self, inputs, training=None, mask=None):
         x = inputs
+        if mask is None and base_layer._masks:
+            mask = get_keras_mask(x)
         if self._layers and isinstance(self._layers[0], InputLayer) and isinstance(x, Tensor):
             x = adjust_input(x, self._layers[0].output, self.name, 0)
+        if mask is not None:  # the input's mask (Keras's ``mask`` argument), for the first layer
+            set_keras_mask(x, mask)
         for layer in self.layers:
             if training is not None and _accepts(layer.call, "training"):
                 x = layer(x, training=training)

@@ -10,7 +10,7 @@ name. Both are built on the first batch, when the shapes are known.
 
 from __future__ import annotations
 
-from ...api import array_ops, math_ops
+from ...api import array_ops, math_composites, math_ops, reduction_ops
 from ...api.variables import Variable
 from ...core import dtypes as D
 from ...core import nest
@@ -18,6 +18,7 @@ from ...eager.convert import convert_to_tensor
 from ...eager.tensor import Tensor
 from .. import losses as losses_module
 from .. import metrics as metrics_module
+from ..layers import base as base_layer
 
 __all__ = ["CompileLoss", "CompileMetrics", "MetricsList", "get_loss", "get_metric"]
 
@@ -308,9 +309,13 @@ class CompileLoss:
                     f"The model was compiled with a loss for output {label!r}, but no labels (y) were given for it."
                 )
             check_label_shapes(loss, yt, yp, loss.name or label)
+            sw = None if weights is None else weights[i]
+            mask = _prediction_mask(yp)
+            if mask is not None:  # Keras's Loss.__call__ weighs the samples by the prediction's mask
+                sw = _apply_mask(sw, mask, yp.dtype, loss.reduction)
             if _loss_kind(loss) == "dense" or isinstance(loss, LossFunctionWrapper):
                 yt, yp = metrics_module.squeeze_or_expand_to_same_rank(yt, yp)
-            value = loss(yt, yp, None if weights is None else weights[i])
+            value = loss(yt, yp, sw)
             value = math_ops.cast(value, D.float32) if value.dtype is not D.float32 else value
             if self.metrics:
                 batch = array_ops.shape(yp)[0] if yp.shape.rank else None
@@ -377,6 +382,29 @@ def get_metric(identifier, y_true, y_pred):
     return obj
 
 
+def _prediction_mask(y_pred):
+    """The Keras mask a prediction carries (``Embedding(mask_zero=True)`` or ``Masking``
+    upstream, with ``return_sequences``), or None; one truth test when no mask exists."""
+    return base_layer.get_keras_mask(y_pred) if base_layer._masks else None
+
+
+def _apply_mask(sample_weight, mask, dtype, reduction):
+    """Keras's ``apply_mask``: the prediction's mask folded into the sample weights. For a mean
+    reduction the kept entries weigh ``total / kept``, so the mean runs over the kept ones only."""
+    if reduction in (losses_module.Reduction.MEAN, losses_module.Reduction.SUM_OVER_BATCH_SIZE, "auto"):
+        total = math_ops.cast(array_ops.size(mask), dtype)
+        kept = reduction_ops.reduce_sum(math_ops.cast(mask, dtype))
+        weight = math_composites.divide_no_nan(total, kept)
+        float_mask = math_ops.where(math_ops.cast(mask, D.bool), weight, math_ops.cast(0.0, dtype))
+    else:
+        float_mask = math_ops.cast(mask, dtype)
+    if sample_weight is None:
+        return float_mask
+    sample_weight = math_ops.cast(convert_to_tensor(sample_weight), dtype)
+    float_mask, sample_weight = losses_module.squeeze_or_expand_to_same_rank(float_mask, sample_weight)
+    return sample_weight * float_mask
+
+
 class MetricsList(metrics_module.Metric):
     """The metrics of one output."""
 
@@ -390,8 +418,12 @@ class MetricsList(metrics_module.Metric):
         return [v for m in self.metrics for v in m.variables]
 
     def update_state(self, y_true, y_pred, sample_weight=None):
+        mask = _prediction_mask(y_pred)
         for m in self.metrics:
-            m.update_state(y_true, y_pred, sample_weight=sample_weight)
+            weight = sample_weight
+            if mask is not None and isinstance(m, metrics_module.MeanMetricWrapper):
+                weight = _apply_mask(sample_weight, mask, m.dtype, "sum")  # as Keras's MeanMetricWrapper
+            m.update_state(y_true, y_pred, sample_weight=weight)
 
     def reset_state(self):
         for m in self.metrics:
