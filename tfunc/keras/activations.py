@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 import weakref
 
-from ..api import math_ops, nn_composites, nn_ops
+from ..api import array_ops, creation_ops, math_composites, math_ops, nn_composites, nn_ops, reduction_ops, sort_ops
 from ..eager.convert import convert_to_tensor
 from . import serialization
 
@@ -34,6 +34,18 @@ __all__ = [
     "softsign",
     "mish",
     "log_softmax",
+    "celu",
+    "glu",
+    "hard_shrink",
+    "hard_tanh",
+    "log_sigmoid",
+    "soft_shrink",
+    "sparse_plus",
+    "sparse_sigmoid",
+    "sparsemax",
+    "squareplus",
+    "tanh_shrink",
+    "threshold",
     "get",
     "serialize",
     "deserialize",
@@ -221,6 +233,93 @@ def log_softmax(x, axis=-1):
     return nn_ops.log_softmax(convert_to_tensor(x), axis=axis)
 
 
+def celu(x, alpha=1.0):
+    """``max(x, 0) + alpha * expm1(min(x, 0) / alpha)``."""
+    x = convert_to_tensor(x)
+    return math_ops.maximum(x, 0.0) + alpha * math_ops.expm1(math_ops.minimum(x, 0.0) / alpha)
+
+
+def glu(x, axis=-1):
+    """Gated linear unit: ``a * sigmoid(b)`` for the halves ``a``, ``b`` of ``x`` along ``axis``."""
+    x = convert_to_tensor(x)
+    if x.shape[axis] is not None and x.shape[axis] % 2 != 0:
+        raise ValueError(f"axis size must be divisible by 2. Received: x.shape={x.shape} with axis={axis}")
+    a, b = array_ops.split(x, 2, axis=axis)
+    return a * math_ops.sigmoid(b)
+
+
+def hard_shrink(x, threshold=0.5):
+    """``x`` where ``|x| > threshold``, 0 elsewhere."""
+    x = convert_to_tensor(x)
+    return math_ops.where(math_ops.greater(math_ops.abs(x), threshold), x, creation_ops.zeros_like(x))
+
+
+def hard_tanh(x):
+    """``x`` clipped to ``[-1, 1]``."""
+    return math_ops.clip_by_value(convert_to_tensor(x), -1.0, 1.0)
+
+
+def log_sigmoid(x):
+    """``log(sigmoid(x)) = -softplus(-x)``."""
+    return math_composites.log_sigmoid(convert_to_tensor(x))
+
+
+def soft_shrink(x, threshold=0.5):
+    """``x - threshold`` above ``threshold``, ``x + threshold`` below ``-threshold``, 0 between."""
+    x = convert_to_tensor(x)
+    zeros = creation_ops.zeros_like(x)
+    below = math_ops.where(math_ops.less(x, -threshold), x + threshold, zeros)
+    return math_ops.where(math_ops.greater(x, threshold), x - threshold, below)
+
+
+def sparse_plus(x):
+    """0 for ``x <= -1``, ``(x + 1) ** 2 / 4`` for ``-1 < x < 1``, ``x`` above."""
+    x = convert_to_tensor(x)
+    inner = math_ops.where(math_ops.less(x, 1.0), 0.25 * math_ops.square(x + 1.0), x)
+    return math_ops.where(math_ops.less_equal(x, -1.0), creation_ops.zeros_like(x), inner)
+
+
+def sparse_sigmoid(x):
+    """0 for ``x <= -1``, 1 for ``x >= 1``, ``(x + 1) / 2`` between."""
+    x = convert_to_tensor(x)
+    return math_ops.clip_by_value(0.5 * (x + 1.0), 0.0, 1.0)
+
+
+def sparsemax(x, axis=-1):
+    """The Euclidean projection of ``x`` onto the probability simplex along ``axis`` (Martins &
+    Astudillo, 2016): ``max(x - tau, 0)``, with ``tau`` making the outputs sum to 1."""
+    x = convert_to_tensor(x)
+    ranked = sort_ops.sort(x, axis=axis, direction="DESCENDING")
+    cumsum = reduction_ops.cumsum(ranked, axis=axis)
+    rank = x.shape.rank
+    r_shape = [1] * rank
+    r_shape[axis] = -1
+    r = array_ops.reshape(creation_ops.range(1, array_ops.shape(x)[axis] + 1, dtype=x.dtype), r_shape)
+    support = math_ops.greater(ranked - (cumsum - 1.0) / r, 0.0)
+    k = reduction_ops.reduce_sum(math_ops.cast(support, x.dtype), axis=axis, keepdims=True)
+    kept = math_ops.where(support, cumsum, creation_ops.zeros_like(cumsum))
+    tau = (reduction_ops.reduce_sum(kept, axis=axis, keepdims=True) - 1.0) / k
+    return math_ops.maximum(x - tau, 0.0)
+
+
+def squareplus(x, b=4):
+    """``(x + sqrt(x ** 2 + b)) / 2``, a smooth ReLU."""
+    x = convert_to_tensor(x)
+    return (x + math_ops.sqrt(math_ops.square(x) + math_ops.cast(b, x.dtype))) / 2.0
+
+
+def tanh_shrink(x):
+    """``x - tanh(x)``."""
+    x = convert_to_tensor(x)
+    return x - math_ops.tanh(x)
+
+
+def threshold(x, threshold, default_value):
+    """``x`` where ``x > threshold``, ``default_value`` elsewhere."""
+    x = convert_to_tensor(x)
+    return math_ops.where(math_ops.greater(x, threshold), x, math_ops.cast(default_value, x.dtype))
+
+
 # Keras's names (``serialize`` writes the first name of a function: "silu" for swish, as Keras 3).
 _BY_NAME = {
     "relu": relu,
@@ -243,6 +342,18 @@ _BY_NAME = {
     "softsign": softsign,
     "mish": mish,
     "log_softmax": log_softmax,
+    "celu": celu,
+    "glu": glu,
+    "hard_shrink": hard_shrink,
+    "hard_tanh": hard_tanh,
+    "log_sigmoid": log_sigmoid,
+    "soft_shrink": soft_shrink,
+    "sparse_plus": sparse_plus,
+    "sparse_sigmoid": sparse_sigmoid,
+    "sparsemax": sparsemax,
+    "squareplus": squareplus,
+    "tanh_shrink": tanh_shrink,
+    "threshold": threshold,
 }
 
 

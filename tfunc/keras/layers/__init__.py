@@ -11,7 +11,8 @@ later traces reuse them.  The built-in layers follow the dtype policy
 """
 
 from . import operators  # noqa: F401  (registers the layers behind operators on KerasTensors)
-from .activation_layers import ELU, LeakyReLU, ReLU, Softmax
+from .activation_layers import ELU, LeakyReLU, PReLU, ReLU, Softmax
+from .attention import AdditiveAttention, Attention, MultiHeadAttention
 from .base import Layer, reset_layer_names
 from .bidirectional import Bidirectional
 from .convolutional import (
@@ -24,12 +25,14 @@ from .convolutional import (
     DepthwiseConv2D,
 )
 from .core import Activation, Dense, Embedding, Lambda
+from .einsum_dense import EinsumDense, Identity
 from .input_layer import Input, InputLayer
 from .masking import Masking
 from .merging import (
     Add,
     Average,
     Concatenate,
+    Dot,
     Maximum,
     Minimum,
     Multiply,
@@ -37,12 +40,19 @@ from .merging import (
     add,
     average,
     concatenate,
+    dot,
     maximum,
     minimum,
     multiply,
     subtract,
 )
-from .normalization import BatchNormalization, LayerNormalization
+from .normalization import (
+    BatchNormalization,
+    GroupNormalization,
+    LayerNormalization,
+    RMSNormalization,
+    UnitNormalization,
+)
 from .pooling import (
     AveragePooling1D,
     AveragePooling2D,
@@ -62,7 +72,16 @@ from .pooling import (
     MaxPooling2D,
 )
 from .preprocessing import Normalization, Rescaling
-from .regularization import Dropout
+from .regularization import (
+    ActivityRegularization,
+    AlphaDropout,
+    Dropout,
+    GaussianDropout,
+    GaussianNoise,
+    SpatialDropout1D,
+    SpatialDropout2D,
+    SpatialDropout3D,
+)
 from .reshaping import (
     Cropping1D,
     Cropping2D,
@@ -171,4 +190,22 @@ __all__ = [
     "GlobalMaxPooling2D",
     "GlobalMaxPool2D",
     "reset_layer_names",
+    "MultiHeadAttention",
+    "Attention",
+    "AdditiveAttention",
+    "EinsumDense",
+    "Identity",
+    "GroupNormalization",
+    "RMSNormalization",
+    "UnitNormalization",
+    "PReLU",
+    "Dot",
+    "dot",
+    "GaussianNoise",
+    "GaussianDropout",
+    "AlphaDropout",
+    "SpatialDropout1D",
+    "SpatialDropout2D",
+    "SpatialDropout3D",
+    "ActivityRegularization",
 ]

@@ -1,6 +1,7 @@
-"""Normalization layers: ``BatchNormalization`` and ``LayerNormalization``.
+"""Normalization layers: ``BatchNormalization``, ``LayerNormalization``, ``GroupNormalization``,
+``RMSNormalization`` and ``UnitNormalization``.
 
-Both compute their statistics in float32 when the layer computes in float16 or bfloat16
+They compute their statistics in float32 when the layer computes in float16 or bfloat16
 (mixed precision), as Keras does, and return the compute dtype.
 """
 
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import warnings
 
-from ...api import array_ops, math_ops, nn_ops
+from ...api import array_ops, math_ops, nn_ops, reduction_ops
 from ...api.variables import Variable
 from ...core import dtypes as D
 from ...core.shapes import TensorShape
@@ -257,6 +258,164 @@ class LayerNormalization(PolicyLayer):
             beta = None if self.beta is None else param(self.beta)
             out = nn_ops.batch_normalization(y, mean, var, beta, gamma, self.epsilon)
         return math_ops.cast(out, x.dtype) if x.dtype in _LOW else out
+
+    def compute_output_shape(self, input_shape):
+        return TensorShape(input_shape)
+
+
+class GroupNormalization(PolicyLayer):
+    """Normalizes each example over groups of channels (Wu & He, 2018): the ``axis`` channels
+    are split into ``groups`` groups (``-1``: one channel each), each normalized over its channels
+    and all non-batch axes, then scaled by ``gamma`` and shifted by ``beta`` (per channel)."""
+
+    supports_masking = True
+
+    def __init__(
+        self,
+        groups=32,
+        axis=-1,
+        epsilon=1e-3,
+        center=True,
+        scale=True,
+        beta_initializer="zeros",
+        gamma_initializer="ones",
+        beta_regularizer=None,
+        gamma_regularizer=None,
+        beta_constraint=None,
+        gamma_constraint=None,
+        **kwargs,
+    ):
+        super().__init__(**kwargs)
+        refuse_unsupported(beta_constraint=beta_constraint, gamma_constraint=gamma_constraint)
+        self.groups = groups
+        self.axis = axis
+        self.epsilon = epsilon
+        self.center = center
+        self.scale = scale
+        self.beta_initializer = _initializers.get(beta_initializer)
+        self.gamma_initializer = _initializers.get(gamma_initializer)
+        self.beta_regularizer = _regularizers.get(beta_regularizer)
+        self.gamma_regularizer = _regularizers.get(gamma_regularizer)
+
+    def build(self, input_shape):
+        shape = TensorShape(input_shape)
+        dim = shape[self.axis]
+        if dim is None:
+            raise ValueError(
+                f"Axis {self.axis} of input tensor should have a defined dimension but the layer received an "
+                f"input with shape {shape}."
+            )
+        if self.groups == -1:
+            self.groups = dim
+        if dim < self.groups:
+            raise ValueError(f"Number of groups ({self.groups}) cannot be more than the number of channels ({dim}).")
+        if dim % self.groups != 0:
+            raise ValueError(f"Number of groups ({self.groups}) must be a multiple of the number of channels ({dim}).")
+        self.gamma = (
+            self.add_weight(
+                shape=(dim,), name="gamma", initializer=self.gamma_initializer, regularizer=self.gamma_regularizer
+            )
+            if self.scale
+            else None
+        )
+        self.beta = (
+            self.add_weight(
+                shape=(dim,), name="beta", initializer=self.beta_initializer, regularizer=self.beta_regularizer
+            )
+            if self.center
+            else None
+        )
+        self.built = True
+
+    def call(self, inputs):
+        x = convert_to_tensor(inputs)
+        rank = x.shape.rank
+        axis = self.axis % rank
+        dims = x.shape.as_list()
+        run_time = array_ops.shape(x)
+        # (..., groups, channels // groups, ...) in place of the channel axis
+        group_shape = [-1] + [d if d is not None else run_time[i] for i, d in enumerate(dims)][1:]
+        group_shape[axis] = dims[axis] // self.groups
+        group_shape.insert(axis, self.groups)
+        if any(isinstance(d, Tensor) for d in group_shape):
+            group_shape = array_ops.stack(group_shape)
+        work = D.float32 if x.dtype in _LOW or not x.dtype.is_floating else x.dtype  # as Keras: at least float32
+        grouped = array_ops.reshape(math_ops.cast(x, work) if x.dtype is not work else x, group_shape)
+        reduce = [i for i in range(1, rank + 1) if i != axis]  # every axis but the batch's and the groups'
+        mean, var = nn_ops.moments(grouped, reduce, keepdims=True)
+        broadcast = [1] * (rank + 1)
+        broadcast[axis], broadcast[axis + 1] = self.groups, dims[axis] // self.groups
+        inv = math_ops.rsqrt(var + self.epsilon)
+        if self.gamma is not None:
+            inv = inv * array_ops.reshape(math_ops.cast(self.gamma.read_value(), work), broadcast)
+        shift = -mean * inv
+        if self.beta is not None:
+            shift = shift + array_ops.reshape(math_ops.cast(self.beta.read_value(), work), broadcast)
+        # back to the input's shape, keeping its static sizes (-1 for the batch when only it is unknown)
+        out_shape = [-1] + dims[1:] if None not in dims[1:] else run_time
+        out = array_ops.reshape(grouped * inv + shift, out_shape)
+        return math_ops.cast(out, self._tfunc_compute) if out.dtype is not self._tfunc_compute else out
+
+    def compute_output_shape(self, input_shape):
+        return TensorShape(input_shape)
+
+
+class RMSNormalization(PolicyLayer):
+    """Root-mean-square normalization (Zhang & Sennrich, 2019):
+    ``x * rsqrt(mean(x ** 2, axis) + epsilon) * scale``, computed in at least float32."""
+
+    def __init__(self, axis=-1, epsilon=1e-6, **kwargs):
+        super().__init__(**kwargs)
+        self.axis = axis
+        self.epsilon = epsilon
+
+    def build(self, input_shape):
+        shape = TensorShape(input_shape)
+        # Keras keeps the axes as a sorted list once built (its config then writes [-1])
+        self.axis = sorted(self.axis) if isinstance(self.axis, (list, tuple)) else [self.axis]
+        self.scale = self.add_weight(name="scale", shape=tuple(shape[a] for a in self.axis), initializer="ones")
+        self.built = True
+
+    def call(self, inputs):
+        x = convert_to_tensor(inputs)
+        work = D.float32 if x.dtype in _LOW or not x.dtype.is_floating else x.dtype
+        y = math_ops.cast(x, work) if x.dtype is not work else x
+        rrms = math_ops.rsqrt(
+            reduction_ops.reduce_mean(math_ops.square(y), axis=self.axis, keepdims=True) + self.epsilon
+        )
+        scale = math_ops.cast(self.scale.read_value(), work)
+        rank = x.shape.rank
+        axes = sorted(a % rank for a in self.axis)
+        if axes != list(range(rank - len(axes), rank)):  # not trailing: the scale's axes in place
+            scale = array_ops.reshape(scale, _param_shape(x.shape.as_list(), axes, rank))
+        out = y * rrms * scale
+        return math_ops.cast(out, x.dtype) if out.dtype is not x.dtype else out
+
+    def compute_output_shape(self, input_shape):
+        return TensorShape(input_shape)
+
+
+class UnitNormalization(PolicyLayer):
+    """Scales each example to unit L2 norm over ``axis``: ``x * min(rsqrt(sum(x ** 2)), 1e12)``
+    (an all-zero slice stays zero)."""
+
+    supports_masking = True
+
+    def __init__(self, axis=-1, **kwargs):
+        super().__init__(**kwargs)
+        if isinstance(axis, (list, tuple)):
+            self.axis = list(axis)
+        elif isinstance(axis, int):
+            self.axis = axis
+        else:
+            raise TypeError(
+                f"Invalid value for `axis` argument: expected an int or a list/tuple of ints. Received: axis={axis}"
+            )
+
+    def call(self, inputs):
+        x = convert_to_tensor(inputs)
+        inv_norm = math_ops.rsqrt(reduction_ops.reduce_sum(math_ops.square(x), axis=self.axis, keepdims=True))
+        return x * math_ops.minimum(inv_norm, 1e12)
 
     def compute_output_shape(self, input_shape):
         return TensorShape(input_shape)
