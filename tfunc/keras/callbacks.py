@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import collections
 import csv
+import json
 import os
+import shutil
 import warnings
 
 import numpy as np
@@ -31,6 +33,8 @@ __all__ = [
     "CSVLogger",
     "TerminateOnNaN",
     "LambdaCallback",
+    "SwapEMAWeights",
+    "BackupAndRestore",
 ]
 
 
@@ -804,3 +808,173 @@ class LambdaCallback(Callback):
         ):
             if fn is not None:
                 setattr(self, name, fn)
+
+
+class SwapEMAWeights(Callback):
+    """Puts the optimizer's moving averages (``use_ema=True``) into the model for ``evaluate``
+    and ``predict`` (and for ``fit``'s validation), and back afterwards; with
+    ``swap_on_epoch=True`` also at each epoch's end (for the callbacks that follow, such as
+    :class:`ModelCheckpoint`), back at the next epoch's start. As Keras 3.15 does,
+    ``on_predict_end`` leaves the averages in the model."""
+
+    def __init__(self, swap_on_epoch=False):
+        super().__init__()
+        self.swap_on_epoch = swap_on_epoch
+        self._ema_weights_in_model = False
+
+    def _pairs(self):
+        optimizer = self.model.optimizer
+        optimizer = getattr(optimizer, "inner_optimizer", optimizer)  # a LossScaleOptimizer's
+        pairs = optimizer._ema_pairs() if getattr(optimizer, "use_ema", False) else None
+        if pairs is None:
+            raise ValueError(
+                "SwapEMAWeights must be used when `use_ema=True` is set on the optimizer. "
+                f"Received: use_ema={getattr(optimizer, 'use_ema', False)}"
+            )
+        return pairs
+
+    def _swap_variables(self):
+        for var, average in self._pairs():
+            value = np.array(var.numpy())  # a copy: the assignment below may reuse var's buffer
+            var.assign(average.read_value())
+            average.assign(value)
+
+    def _finalize_ema_values(self):
+        # the model holds the averages now: fit's finalize_variable_values copies them back
+        for var, average in self._pairs():
+            average.assign(var.read_value())
+
+    def on_epoch_begin(self, epoch, logs=None):
+        if self.swap_on_epoch and self._ema_weights_in_model:
+            self._swap_variables()
+            self._ema_weights_in_model = False
+
+    def on_epoch_end(self, epoch, logs=None):
+        if self.swap_on_epoch and not self._ema_weights_in_model:
+            self._swap_variables()
+            self._ema_weights_in_model = True
+            if epoch == self.params["epochs"] - 1:
+                self._finalize_ema_values()
+
+    def on_test_begin(self, logs=None):
+        if not self._ema_weights_in_model:
+            self._swap_variables()
+            self._ema_weights_in_model = True
+
+    def on_test_end(self, logs=None):
+        if self._ema_weights_in_model:
+            self._swap_variables()
+            self._ema_weights_in_model = False
+
+    def on_predict_begin(self, logs=None):
+        if not self._ema_weights_in_model:
+            self._swap_variables()
+            self._ema_weights_in_model = True
+
+    def on_predict_end(self, logs=None):
+        # Keras 3.15's condition, kept for identical behaviour: it never swaps back here
+        if not self._ema_weights_in_model:
+            self._swap_variables()
+            self._ema_weights_in_model = False
+
+
+class BackupAndRestore(Callback):
+    """Backs up the training state (weights, optimizer variables and the epoch reached) in
+    ``backup_dir`` at each epoch's end (or every ``save_freq`` batches), so that a ``fit``
+    interrupted and started again resumes from there: ``on_train_begin`` restores the state and
+    training goes on from the saved epoch. Keras 3's files: ``latest.weights.h5`` and
+    ``training_metadata.json`` (``.bkp`` copies of the previous ones with
+    ``double_checkpoint=True``, used when the latest cannot be read). A ``fit`` that completes
+    deletes ``backup_dir`` unless ``delete_checkpoint=False``."""
+
+    def __init__(self, backup_dir, save_freq="epoch", double_checkpoint=False, delete_checkpoint=True):
+        super().__init__()
+        self.save_freq = save_freq
+        self.double_checkpoint = double_checkpoint
+        self.delete_checkpoint = delete_checkpoint
+        self._batches_seen_since_last_saving = 0
+        self._last_batch_seen = 0
+        self._current_epoch = 0
+        if not backup_dir:
+            raise ValueError("Empty `backup_dir` argument passed")
+        self.backup_dir = os.fspath(backup_dir)
+        self._weights_path = os.path.join(self.backup_dir, "latest.weights.h5")
+        self._training_metadata_path = os.path.join(self.backup_dir, "training_metadata.json")
+        self._prev_weights_path = f"{self._weights_path}.bkp"
+        self._prev_training_metadata_path = f"{self._training_metadata_path}.bkp"
+        if save_freq != "epoch" and not isinstance(save_freq, int):
+            raise ValueError(
+                f"Invalid value for argument `save_freq`. Received: save_freq={save_freq}. Expected either 'epoch' "
+                "or an integer value."
+            )
+
+    def _needs_batch_logs(self, kind) -> bool:
+        return False  # counts batches only: no host sync for the logs
+
+    def on_train_begin(self, logs=None):
+        try:
+            self._load_model()
+        except OSError:
+            # the latest files may be corrupted: the previous ones, when there are
+            if not os.path.exists(self._prev_weights_path):
+                raise
+            shutil.copy(self._prev_weights_path, self._weights_path)
+            if os.path.exists(self._prev_training_metadata_path):
+                shutil.copy(self._prev_training_metadata_path, self._training_metadata_path)
+            elif os.path.exists(self._training_metadata_path):
+                os.remove(self._training_metadata_path)
+            self._load_model()
+
+    def _load_model(self):
+        if not self.model.built:
+            raise ValueError(
+                "To use the BackupAndRestore callback, you model must be built before you call `fit()`. "
+                f"Model {self.model} is unbuilt. You can build it beforehand by calling it on a batch of data."
+            )
+        if os.path.exists(self._weights_path):
+            if self.model.optimizer is not None:  # its variables exist before they are loaded
+                self.model.optimizer.build(self.model.trainable_variables)
+            self.model.load_weights(self._weights_path)
+        if os.path.exists(self._training_metadata_path):
+            with open(self._training_metadata_path) as f:
+                self.model._tfunc_initial_epoch = json.load(f)["epoch"]  # where fit starts
+
+    def on_epoch_end(self, epoch, logs=None):
+        self._current_epoch = epoch + 1
+        self._last_batch_seen = 0
+        if self.save_freq == "epoch":
+            self._save_model()
+
+    def on_train_batch_end(self, batch, logs=None):
+        if self._should_save_on_batch(batch):
+            self._save_model()
+
+    def _save_model(self):
+        os.makedirs(self.backup_dir, exist_ok=True)
+        if self.double_checkpoint and os.path.exists(self._weights_path):
+            shutil.copy(self._weights_path, self._prev_weights_path)
+        if self.double_checkpoint and os.path.exists(self._training_metadata_path):
+            shutil.copy(self._training_metadata_path, self._prev_training_metadata_path)
+        self.model.save_weights(self._weights_path, overwrite=True)
+        with open(self._training_metadata_path, "w") as f:
+            f.write(json.dumps({"epoch": self._current_epoch, "batch": self._last_batch_seen}))
+
+    def _should_save_on_batch(self, batch):
+        """Every ``save_freq`` batches (``batch`` is the last batch of a step, with
+        ``steps_per_execution``)."""
+        if self.save_freq == "epoch":
+            return False
+        if batch <= self._last_batch_seen:  # a new epoch
+            add_batches = batch + 1
+        else:
+            add_batches = batch - self._last_batch_seen
+        self._batches_seen_since_last_saving += add_batches
+        self._last_batch_seen = batch
+        if self._batches_seen_since_last_saving >= self.save_freq:
+            self._batches_seen_since_last_saving = 0
+            return True
+        return False
+
+    def on_train_end(self, logs=None):
+        if self.delete_checkpoint and os.path.exists(self.backup_dir):
+            shutil.rmtree(self.backup_dir)

@@ -32,6 +32,16 @@ from .layers.base import _to_snake_case, unique_layer_name
 __all__ = ["Optimizer", "SGD", "Adam", "get", "schedules"]
 
 
+# Keras 3's base-optimizer options besides the learning rate, weight decay and clipping.
+_BASE_OPTIONS = (
+    "use_ema",
+    "ema_momentum",
+    "ema_overwrite_frequency",
+    "loss_scale_factor",
+    "gradient_accumulation_steps",
+)
+
+
 def _var_label(var) -> str:
     name = var.name
     return name[:-2] if name.endswith(":0") else name
@@ -75,6 +85,16 @@ class Optimizer(Module):
     together) or ``clipvalue`` bound the gradients first; only one of them can be set. Then, as
     in Keras 3, ``weight_decay`` (any optimizer) shrinks each variable not excluded with
     :meth:`exclude_from_weight_decay`: ``w = w - learning_rate * weight_decay * w``, before its step.
+
+    Keras 3's other base options:
+
+    * ``use_ema``: after every step, ``average = m * average + (1 - m) * w`` for each variable
+      (``m = ema_momentum``, 0 at the first step); every ``ema_overwrite_frequency`` steps, and in
+      :meth:`finalize_variable_values`, the variables take their averages;
+    * ``gradient_accumulation_steps``: the gradients are summed, and only every that many calls the
+      variables are updated with their mean (``iterations`` counts those updates);
+    * ``loss_scale_factor``: :meth:`scale_loss` multiplies the loss by it and ``apply_gradients``
+      divides the gradients by it.
     """
 
     _tfunc_is_optimizer = True
@@ -90,12 +110,18 @@ class Optimizer(Module):
         clipnorm=None,
         clipvalue=None,
         global_clipnorm=None,
+        use_ema=False,
+        ema_momentum=0.99,
+        ema_overwrite_frequency=None,
+        loss_scale_factor=None,
+        gradient_accumulation_steps=None,
         **kwargs,
     ):
         if kwargs:
             raise TypeError(
                 f"{sorted(kwargs)[0]!r} is not a valid argument for tfunc.keras.optimizers.{type(self).__name__}; "
-                "supported: learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm and the "
+                "supported: learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, use_ema, "
+                "ema_momentum, ema_overwrite_frequency, loss_scale_factor, gradient_accumulation_steps and the "
                 "optimizer's own hyperparameters."
             )
         if name is None:  # Keras's automatic name: snake_case of the class, numbered (adam, adam_1, rm_sprop)
@@ -110,6 +136,26 @@ class Optimizer(Module):
         self.clipvalue = None if clipvalue is None else float(clipvalue)
         self.global_clipnorm = None if global_clipnorm is None else float(global_clipnorm)
         self.weight_decay = None if weight_decay is None else float(weight_decay)
+        if gradient_accumulation_steps and not gradient_accumulation_steps >= 2:
+            raise ValueError(
+                "`gradient_accumulation_steps` must be an integer >= 2. Received: gradient_accumulation_steps="
+                f"{gradient_accumulation_steps}"
+            )
+        if use_ema:
+            if ema_momentum > 1 or ema_momentum < 0:
+                raise ValueError(f"`ema_momentum` must be in the range [0, 1]. Received: ema_momentum={ema_momentum}")
+            if ema_overwrite_frequency and (
+                not isinstance(ema_overwrite_frequency, int) or ema_overwrite_frequency < 1
+            ):
+                raise ValueError(
+                    "`ema_overwrite_frequency` must be an integer >= 1 or None. Received: ema_overwrite_frequency="
+                    f"{ema_overwrite_frequency}"
+                )
+        self.use_ema = bool(use_ema)
+        self.ema_momentum = float(ema_momentum)
+        self.ema_overwrite_frequency = ema_overwrite_frequency
+        self.loss_scale_factor = loss_scale_factor
+        self.gradient_accumulation_steps = gradient_accumulation_steps or None
         self._tfunc_no_decay_ids: set = set()
         self._tfunc_no_decay_names: list = []
         self._tfunc_lr = None
@@ -177,9 +223,12 @@ class Optimizer(Module):
 
     @property
     def iterations(self):
-        """The number of ``apply_gradients`` calls made (an int64 variable once created)."""
+        """The number of ``apply_gradients`` calls made (an int64 variable once created); with
+        ``gradient_accumulation_steps``, the number of updates made (calls // steps), as Keras."""
         if self._tfunc_iterations is None:
             return convert_to_tensor(0, dtype=D.int64)
+        if self.gradient_accumulation_steps:
+            return self._tfunc_iterations.read_value() // self.gradient_accumulation_steps
         return self._tfunc_iterations
 
     @property
@@ -222,6 +271,15 @@ class Optimizer(Module):
     def _slot_names(self):
         return ()
 
+    def _base_slot_names(self) -> tuple:
+        """The slots of Keras's base options, each made for every variable before the optimizer's
+        own slots (Keras's order in ``variables`` and in saved files)."""
+        return ("average",) * self.use_ema + ("gradient_accumulator",) * bool(self.gradient_accumulation_steps)
+
+    def _slot_spec(self, slot, var) -> tuple:
+        """``(shape, dtype)`` of ``var``'s slot ``slot`` (Adafactor's factored slots differ)."""
+        return var.shape.as_list(), var.dtype
+
     def build(self, var_list):
         """Creates the iteration counter and the slots of ``var_list`` (outside any trace)."""
         var_list = list(var_list)
@@ -237,19 +295,23 @@ class Optimizer(Module):
                     convert_to_tensor(0, dtype=D.int64), trainable=False, name="iteration", dtype=D.int64
                 )
             for v in missing:
-                slots = {}
-                for slot in self._slot_names():
-                    s = Variable(
-                        creation_ops.zeros(v.shape.as_list(), dtype=v.dtype),
-                        trainable=False,
-                        name=f"{slot}/{_var_label(v)}",
-                        dtype=v.dtype,
-                    )
-                    slots[slot] = s
-                    self._tfunc_slot_order.append(s)
-                self._tfunc_slots[v._unique_id] = slots
+                self._tfunc_slots[v._unique_id] = {}
                 self._tfunc_var_list.append(v)
+            for slot in self._base_slot_names():  # each for every variable, then the own slots per variable
+                for v in missing:
+                    self._add_slot(v, slot)
+            for v in missing:
+                for slot in self._slot_names():
+                    self._add_slot(v, slot)
         self._tfunc_tracking_changed()  # a checkpoint restored before this step fills the new state
+
+    def _add_slot(self, var, slot) -> None:
+        shape, dtype = self._slot_spec(slot, var)
+        s = Variable(
+            creation_ops.zeros(shape, dtype=dtype), trainable=False, name=f"{slot}/{_var_label(var)}", dtype=dtype
+        )
+        self._tfunc_slots[var._unique_id][slot] = s
+        self._tfunc_slot_order.append(s)
 
     def _build_filled(self, var_list, slot, value) -> None:
         """:meth:`build`, with ``slot`` of each variable new to it filled with ``value`` (Keras's
@@ -315,6 +377,7 @@ class Optimizer(Module):
                 stacklevel=2,
             )
         grads, variables = [], []
+        scale = self.loss_scale_factor
         for g, v in filtered:
             if not isinstance(v, Variable):
                 raise TypeError(f"Optimizers update tfunc.Variables only, got {v!r}.")
@@ -324,17 +387,95 @@ class Optimizer(Module):
                 raise TypeError(
                     f"The gradient for {v.name!r} has dtype {g.dtype.name}, but the variable has dtype {v.dtype.name}."
                 )
+            if scale is not None:  # the loss was multiplied by it (`scale_loss`)
+                g = map_rows(g, lambda x: x / math_ops.cast(scale, x.dtype))
             grads.append(g)
             variables.append(v)
         if not skip_gradients_aggregation:
             grads = _aggregate_gradients(grads)
         self.build(variables)
+        if self.gradient_accumulation_steps:
+            self._accumulate_or_update(grads, variables)
+        else:
+            self._clip_and_update(grads, variables)
+        if self.use_ema:
+            self._update_averages()
+        return self._tfunc_iterations.assign_add(convert_to_tensor(1, dtype=D.int64))
+
+    def _clip_and_update(self, grads, variables):
         grads = self._clip(grads)
         current = self._current_learning_rate()
         if isinstance(current, Variable):
             current = current.read_value()
         self._update_steps(grads, variables, current)
-        return self._tfunc_iterations.assign_add(convert_to_tensor(1, dtype=D.int64))
+
+    def _accumulate_or_update(self, grads, variables):
+        """Keras's gradient accumulation: every ``gradient_accumulation_steps``-th call updates with
+        the mean of the accumulated gradients (clipped then) and zeroes every accumulator; the other
+        calls add the gradients to the accumulators."""
+        steps = self.gradient_accumulation_steps
+        grads = [densify(g) for g in grads]
+        accumulators = [self.get_slot(v, "gradient_accumulator") for v in variables]
+
+        def update():
+            self._clip_and_update([(g + a.read_value()) / steps for g, a in zip(grads, accumulators)], variables)
+            for v in self._tfunc_var_list:
+                a = self.get_slot(v, "gradient_accumulator")
+                a.assign(creation_ops.zeros(a.shape.as_list(), dtype=a.dtype))
+            return convert_to_tensor(True)
+
+        def accumulate():
+            for g, a in zip(grads, accumulators):
+                a.assign_add(g)
+            return convert_to_tensor(False)
+
+        is_update = math_ops.equal((self._tfunc_iterations.read_value() + 1) % steps, 0)
+        control_flow_ops.cond(is_update, update, accumulate)
+
+    def _update_averages(self):
+        """Keras's EMA of every variable built for (after the step), and the periodic overwrite."""
+        step = self.iterations
+        for v in self._tfunc_var_list:
+            average = self.get_slot(v, "average")
+            momentum = math_ops.cast(math_ops.not_equal(step, 0), v.dtype) * self.ema_momentum
+            average.assign(momentum * average.read_value() + (1.0 - momentum) * v.read_value())
+        if self.ema_overwrite_frequency:
+            overwrite = math_ops.equal((step + 1) % self.ema_overwrite_frequency, 0)
+            control_flow_ops.cond(overwrite, self._overwrite_with_averages, lambda: convert_to_tensor(False))
+
+    def _overwrite_with_averages(self):
+        for v in self._tfunc_var_list:
+            v.assign(self.get_slot(v, "average").read_value())
+        return convert_to_tensor(True)
+
+    def _ema_pairs(self):
+        """``[(variable, its moving average)]`` for every variable built for; None before the
+        optimizer is built (what SwapEMAWeights swaps)."""
+        if self._tfunc_iterations is None:
+            return None
+        return [(v, self.get_slot(v, "average")) for v in self._tfunc_var_list]
+
+    def finalize_variable_values(self, var_list):
+        """At the end of ``fit`` (as Keras): with ``use_ema``, the variables ``var_list`` (those
+        built for, in order) take their moving averages."""
+        if not self.use_ema or self._tfunc_iterations is None:  # nothing averaged yet
+            return
+        var_list = list(var_list)
+        if len(var_list) != len(self._tfunc_var_list):
+            raise ValueError(
+                f"The length of model variables ({len(var_list)}) to override does not match the length of model "
+                f"variables stored in the optimizer ({len(self._tfunc_var_list)}). Please check if the optimizer "
+                "was called on your model."
+            )
+        for v, built in zip(var_list, self._tfunc_var_list):
+            v.assign(self.get_slot(built, "average").read_value())
+
+    def scale_loss(self, loss):
+        """``loss * loss_scale_factor`` (the loss unchanged without one); ``apply_gradients``
+        divides the gradients by the same factor."""
+        if self.loss_scale_factor is None:
+            return loss
+        return loss * self.loss_scale_factor
 
     def _update_steps(self, grads, variables, lr32):
         """Weight decay, then the update step, of each variable (``lr32``: the float32 rate)."""
@@ -376,7 +517,8 @@ class Optimizer(Module):
 
     def _local_step(self, dtype):
         """``iterations + 1`` (the step being applied) as ``dtype``."""
-        return math_ops.cast(self._tfunc_iterations.read_value() + convert_to_tensor(1, dtype=D.int64), dtype)
+        step = self.iterations
+        return math_ops.cast((step.read_value() if isinstance(step, Variable) else step) + 1, dtype)
 
     def _update_step(self, grad, var, lr):
         raise NotImplementedError(f"{type(self).__name__} must implement _update_step(grad, var, lr).")
@@ -424,6 +566,11 @@ class Optimizer(Module):
             "clipnorm": self.clipnorm,
             "global_clipnorm": self.global_clipnorm,
             "clipvalue": self.clipvalue,
+            "use_ema": self.use_ema,
+            "ema_momentum": self.ema_momentum,
+            "ema_overwrite_frequency": self.ema_overwrite_frequency,
+            "loss_scale_factor": self.loss_scale_factor,
+            "gradient_accumulation_steps": self.gradient_accumulation_steps,
         }
 
     @classmethod
@@ -432,8 +579,9 @@ class Optimizer(Module):
         config = dict(config)
         if isinstance(config.get("learning_rate"), dict):
             config["learning_rate"] = schedules.deserialize(config["learning_rate"])
-        # Keras's options tfunc does not offer (use_ema...) are taken at their unused values only
-        return cls(**serialization.accepted_arguments(cls, config))
+        # the base options pass through **kwargs, which accepted_arguments cannot see
+        base = {k: config.pop(k) for k in _BASE_OPTIONS if k in config}
+        return cls(**serialization.accepted_arguments(cls, config), **base)
 
     def __repr__(self) -> str:
         lr = self._learning_rate_config()
@@ -543,10 +691,7 @@ def get(identifier):
             raise ValueError(f"Unknown optimizer: '{identifier}'. Known names: {', '.join(sorted(_BY_NAME))}.")
         return cls()
     if isinstance(identifier, dict) and "class_name" in identifier:  # Keras's serialized form
-        cls = _BY_NAME.get(str(identifier["class_name"]).lower())
-        if cls is None:
-            raise ValueError(f"Unknown optimizer: '{identifier['class_name']}'.")
-        return cls.from_config(identifier.get("config", {}))
+        return deserialize(dict(identifier, config=identifier.get("config", {})))
     raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}")
 
 
@@ -1099,6 +1244,9 @@ class LossScaleOptimizer(Optimizer):
     def _update_step(self, grad, var, lr):
         raise TypeError("LossScaleOptimizer applies its inner optimizer's steps; call apply_gradients.")
 
+    def finalize_variable_values(self, var_list):
+        self.inner_optimizer.finalize_variable_values(var_list)
+
     def get_config(self) -> dict:
         """Keras 3's config (the inner optimizer serialized); ``dynamic`` only when False, a
         TensorFlow 2 option Keras 3 does not have."""
@@ -1124,7 +1272,144 @@ class LossScaleOptimizer(Optimizer):
         return f"<tfunc.keras.optimizers.LossScaleOptimizer inner={self.inner_optimizer!r}>"
 
 
-__all__ += ["AdamW", "RMSprop", "Adagrad", "Nadam", "Adamax", "Adadelta", "Lion", "Ftrl", "LossScaleOptimizer"]
+class Lamb(Optimizer):
+    """LAMB (You et al., 2019) as Keras computes it: Adam's bias-corrected step, scaled per
+    variable by the trust ratio ``|w| / |update|`` (1 where either norm is 0)::
+
+    m = m + (g - m) * (1 - beta_1);  v = v + (g**2 - v) * (1 - beta_2)     (t = iterations + 1)
+    update = (m / (1 - beta_1**t)) / (sqrt(v / (1 - beta_2**t)) + epsilon)
+    w = w - ratio * learning_rate * update
+    """
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name=None, **kwargs):
+        super().__init__(name=name, learning_rate=learning_rate, **kwargs)
+        self.beta_1 = float(beta_1)
+        self.beta_2 = float(beta_2)
+        self.epsilon = float(epsilon)
+
+    _keras_slots_per_variable = True  # Keras makes each variable's slots together (weights files)
+
+    def _slot_names(self):
+        return ("momentum", "velocity")
+
+    def _update_step(self, grad, var, lr):
+        dt = var.dtype
+        t = self._local_step(dt)
+        beta_1_power = math_ops.pow(convert_to_tensor(self.beta_1, dtype=dt), t)
+        beta_2_power = math_ops.pow(convert_to_tensor(self.beta_2, dtype=dt), t)
+        m = self.get_slot(var, "momentum")
+        v = self.get_slot(var, "velocity")
+        m.assign_add((grad - m.read_value()) * (1.0 - self.beta_1))
+        v.assign_add((math_ops.square(grad) - v.read_value()) * (1.0 - self.beta_2))
+        m_hat = m.read_value() / (1.0 - beta_1_power)
+        update = m_hat / (math_ops.sqrt(v.read_value() / (1.0 - beta_2_power)) + self.epsilon)
+        w_norm = math_ops.sqrt(reduction_ops.reduce_sum(math_ops.square(var.read_value())))
+        g_norm = math_ops.sqrt(reduction_ops.reduce_sum(math_ops.square(update)))
+        one = convert_to_tensor(1.0, dtype=dt)
+        ratio = math_ops.where(w_norm > 0, math_ops.where(g_norm > 0, w_norm / g_norm, one), one)
+        var.assign_sub(ratio * lr * update)
+
+    def get_config(self):
+        return dict(super().get_config(), beta_1=self.beta_1, beta_2=self.beta_2, epsilon=self.epsilon)
+
+
+class Adafactor(Optimizer):
+    """Adafactor (Shazeer and Stern, 2018) as Keras computes it (``t = iterations + 1``)::
+
+    rho = min(learning_rate, 1 / sqrt(t));  alpha = max(epsilon_2, rms(w)) * rho
+    g2 = g**2 + epsilon_1;  beta_2 = 1 - t**beta_2_decay
+    rank >= 2: r = beta_2 * r + (1 - beta_2) * mean(g2, -1);  c = beta_2 * c + (1 - beta_2) * mean(g2, -2)
+               v = (r / mean(r, -1))[..., None] * c[..., None, :]
+    otherwise: v = beta_2 * v + (1 - beta_2) * g2
+    u = g / sqrt(v);  w = w - alpha * u / max(1, rms(u) / clip_threshold)
+
+    ``relative_step`` is written in the config as Keras does; like Keras's, the step is
+    ``min(learning_rate, 1 / sqrt(t))`` either way.
+    """
+
+    _keras_slots_per_variable = True  # Keras makes each variable's r, c and velocity together
+
+    def __init__(
+        self,
+        learning_rate=0.001,
+        beta_2_decay=-0.8,
+        epsilon_1=1e-30,
+        epsilon_2=1e-3,
+        clip_threshold=1.0,
+        relative_step=True,
+        name=None,
+        **kwargs,
+    ):
+        super().__init__(name=name, learning_rate=learning_rate, **kwargs)
+        self.beta_2_decay = float(beta_2_decay)
+        self.epsilon_1 = float(epsilon_1)
+        self.epsilon_2 = float(epsilon_2)
+        self.clip_threshold = float(clip_threshold)
+        self.relative_step = bool(relative_step)
+
+    def _slot_names(self):
+        return ("r", "c", "velocity")
+
+    def _slot_spec(self, slot, var) -> tuple:
+        shape = var.shape.as_list()
+        if slot not in ("r", "c"):  # velocity, and the base options' slots
+            return super()._slot_spec(slot, var)
+        if len(shape) < 2:  # unused: Keras's int32 scalar placeholders (kept, for its files' layout)
+            return [], D.int32
+        return (shape[:-1] if slot == "r" else shape[:-2] + shape[-1:]), var.dtype  # factors of the last 2 axes
+
+    @staticmethod
+    def _rms(x):
+        return math_ops.sqrt(reduction_ops.reduce_mean(math_ops.square(x)))
+
+    def _update_step(self, grad, var, lr):
+        dt = var.dtype
+        t = self._local_step(dt)
+        rho = math_ops.minimum(lr, 1.0 / math_ops.sqrt(t))
+        alpha = math_ops.maximum(convert_to_tensor(self.epsilon_2, dtype=dt), self._rms(var.read_value())) * rho
+        g2 = math_ops.square(grad) + self.epsilon_1
+        beta_2 = 1.0 - math_ops.pow(t, convert_to_tensor(self.beta_2_decay, dtype=dt))
+        v = self.get_slot(var, "velocity")
+        if var.shape.rank >= 2:
+            r = self.get_slot(var, "r")
+            c = self.get_slot(var, "c")
+            r.assign(beta_2 * r.read_value() + (1.0 - beta_2) * reduction_ops.reduce_mean(g2, axis=-1))
+            c.assign(beta_2 * c.read_value() + (1.0 - beta_2) * reduction_ops.reduce_mean(g2, axis=-2))
+            r_now = r.read_value()
+            row = r_now / reduction_ops.reduce_mean(r_now, axis=-1, keepdims=True)
+            v.assign(array_ops.expand_dims(row, -1) * array_ops.expand_dims(c.read_value(), -2))
+        else:
+            v.assign(beta_2 * v.read_value() + (1.0 - beta_2) * g2)
+        u = grad / math_ops.sqrt(v.read_value())
+        u_hat = u / math_ops.maximum(convert_to_tensor(1.0, dtype=dt), self._rms(u) / self.clip_threshold)
+        var.assign_sub(alpha * u_hat)
+
+    def get_config(self):
+        return dict(
+            super().get_config(),
+            beta_2_decay=self.beta_2_decay,
+            epsilon_1=self.epsilon_1,
+            epsilon_2=self.epsilon_2,
+            clip_threshold=self.clip_threshold,
+            relative_step=self.relative_step,
+        )
+
+
+__all__ += [
+    "AdamW",
+    "RMSprop",
+    "Adagrad",
+    "Nadam",
+    "Adamax",
+    "Adadelta",
+    "Lion",
+    "Ftrl",
+    "LossScaleOptimizer",
+    "Lamb",
+    "Adafactor",
+    "serialize",
+    "deserialize",
+]
 _BY_NAME.update(
     {
         "adamw": AdamW,
@@ -1135,5 +1420,22 @@ _BY_NAME.update(
         "adadelta": Adadelta,
         "lion": Lion,
         "ftrl": Ftrl,
+        "lamb": Lamb,
+        "adafactor": Adafactor,
     }
 )
+
+
+def serialize(optimizer) -> dict:
+    """``optimizer`` as Keras 3 writes it: ``{"module", "class_name", "config", "registered_name"}``."""
+    return serialization.serialize_keras_object(optimizer)
+
+
+def deserialize(config, custom_objects=None):
+    """The optimizer a :func:`serialize` dict describes; a built-in's ``class_name`` in any case
+    (``{"class_name": "adam", "config": {}}``), as Keras."""
+    builtin = dict(_BY_NAME, optimizer=Optimizer, lossscaleoptimizer=LossScaleOptimizer)
+    cls = builtin.get(str(config["class_name"]).lower())
+    if cls is not None and not config.get("registered_name"):
+        config = dict(config, module="keras.optimizers", class_name=cls.__name__, registered_name=None)
+    return serialization.deserialize_keras_object(config, custom_objects)

@@ -244,21 +244,24 @@ def _lazy_slot(opt, var, slot, trainable) -> _Target:
     def read():
         raise AssertionError("a slot that does not exist yet is never saved")
 
-    return _Target(f"{slot}/{var.name}", var.shape.as_list(), var.dtype.as_numpy_dtype, read=read, write=write)
+    shape, dtype = opt._slot_spec(slot, var)  # Adafactor's factored slots differ from the variable's
+    return _Target(f"{slot}/{var.name}", shape, dtype.as_numpy_dtype, read=read, write=write)
 
 
 def _slot_groups(opt) -> list:
     """The optimizer's slots in the groups Keras creates them in (each group: every variable in
-    turn, and each variable's slots of the group together)."""
+    turn, and each variable's slots of the group together): first the EMA averages and gradient
+    accumulators of Keras's base options, each a group of its own."""
+    base = [(name,) for name in opt._base_slot_names()]
     names = list(opt._slot_names())
     if "m" in names and "v" in names:  # Adam, AdamW
         groups = [("m", "v")]
         if "vhat" in names:
             groups.append(("vhat",))
-        return groups
-    if getattr(opt, "_keras_slots_per_variable", False):  # Nadam, Adamax, Adadelta, Ftrl
-        return [tuple(names)]
-    return [(name,) for name in names]
+        return base + groups
+    if getattr(opt, "_keras_slots_per_variable", False):  # Nadam, Adamax, Adadelta, Ftrl, Lamb, Adafactor
+        return base + [tuple(names)]
+    return base + [(name,) for name in names]
 
 
 def _optimizer_layout(opt, trainable, wrapped=False):

@@ -119,13 +119,7 @@ KERAS_ONLY_DEFAULTS = {
     "autocast": True,
     "input_axes": None,
     "output_axes": None,
-    "use_ema": False,
-    "ema_momentum": 0.99,
-    "ema_overwrite_frequency": None,
-    "loss_scale_factor": None,
-    "gradient_accumulation_steps": None,
     "seed": None,
-    "zero_output_for_mask": False,
 }
 
 

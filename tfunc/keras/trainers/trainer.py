@@ -315,8 +315,9 @@ class Trainer:
             y_pred = self._call_model(x, training=True)
             loss = self._compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=True)
             self._tfunc_loss_tracker.update_state(_unscale_loss_for_distribution(loss), sample_weight=_batch_size(x))
-            if isinstance(self.optimizer, optimizers_module.LossScaleOptimizer):
-                loss = self.optimizer.scale_loss(loss)  # apply_gradients unscales the gradients
+            # a LossScaleOptimizer's scale, or Keras's loss_scale_factor (the loss unchanged
+            # otherwise, decided while tracing); apply_gradients unscales the gradients
+            loss = self.optimizer.scale_loss(loss)
         trainable = self.trainable_weights
         if trainable:
             grads = tape.gradient(loss, trainable)
@@ -567,6 +568,8 @@ class Trainer:
             training_logs = epoch_logs
             if self.stop_training:
                 break
+        if epochs > 0:  # Keras: the EMA averages replace the weights at the end (nothing without use_ema)
+            self.optimizer.finalize_variable_values(self.trainable_weights)
         callbacks.on_train_end(logs=training_logs)
         return self.history
 
