@@ -1,6 +1,7 @@
 """``tf.nn`` functions that TensorFlow's own Python builds from other ops (or that are one
-registered op applied to reshaped inputs: the 1-D convolution and pooling, the separable
-convolution), built the same way here, so their gradients, tracing and fusion are those of
+registered op applied to reshaped inputs: the 1-D convolution, its transpose and pooling, the
+separable convolution, the rank-dispatching ``convolution``, ``conv_transpose`` and ``pool``,
+``depth_to_space`` and ``space_to_depth``), built the same way here, so their gradients, tracing and fusion are those of
 the registered ops they are made of."""
 
 from __future__ import annotations
@@ -9,12 +10,13 @@ import math
 
 from ..core.errors import InvalidArgumentError
 from ..eager.convert import convert_to_tensor
+from ..eager.tensor import Tensor
 from . import math_ops as m
-from .array_ops import concat, expand_dims, gather, squeeze
+from .array_ops import concat, expand_dims, gather, reshape, shape, squeeze, transpose
 from .clip_ops import clip_by_norm
 from .creation_ops import zeros_like
-from .nn_ops import conv2d, depthwise_conv2d
-from .pooling_ops import avg_pool2d, max_pool2d
+from .nn_ops import conv2d, conv2d_transpose, conv3d, conv3d_transpose, depthwise_conv2d
+from .pooling_ops import avg_pool, avg_pool2d, max_pool, max_pool2d, window_arg
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
@@ -186,3 +188,132 @@ def separable_conv2d(
     """A depthwise convolution followed by a 1x1 convolution mixing its channels."""
     depthwise = depthwise_conv2d(input, depthwise_filter, strides, padding, data_format, dilations)
     return conv2d(depthwise, pointwise_filter, 1, "VALID", data_format or "NHWC")
+
+
+def conv1d_transpose(
+    input, filters, output_shape, strides, padding="SAME", data_format="NWC", dilations=None, name=None
+):
+    """The transpose (gradient) of conv1d: filters ``(width, output_channels, in_channels)``,
+    ``output_shape`` the ``(batch, width, channels)`` of the result; conv2d_transpose over a
+    height of 1."""
+    _nwc(data_format, "conv1d_transpose")
+    x = expand_dims(convert_to_tensor(input), 1)
+    f = expand_dims(convert_to_tensor(filters), 0)
+    if isinstance(output_shape, (list, tuple)):
+        out = [output_shape[0], 1, *output_shape[1:]]
+    else:  # a shape tensor
+        out = convert_to_tensor(output_shape)
+        out = concat([out[:1], convert_to_tensor([1], out.dtype), out[1:]], 0)
+    d = 1 if dilations is None else _one_d(dilations, "dilations", "conv1d_transpose")
+    stride = _one_d(strides, "strides", "conv1d_transpose")
+    return squeeze(conv2d_transpose(x, f, out, [1, stride], padding, dilations=[1, d]), [1])
+
+
+def _spatial_rank(x, offset, fn):
+    """The number of spatial axes of ``x`` (its rank less ``offset``): 1, 2 or 3."""
+    rank = None if x.shape.rank is None else x.shape.rank - offset
+    if rank not in (1, 2, 3):
+        raise ValueError(f"{fn}: expected 1, 2 or 3 spatial dimensions, got shape {x.shape}.")
+    return rank
+
+
+def _channels_last_format(data_format, fn):
+    if data_format is not None and not str(data_format).endswith("C"):
+        raise ValueError(f"tfunc {fn} supports channels-last data formats only, got {data_format!r}.")
+
+
+def convolution(input, filters, strides=None, padding="VALID", data_format=None, dilations=None, name=None):
+    """An N-d convolution (N = 1, 2 or 3, from the filters' rank): conv1d, conv2d or conv3d."""
+    x, f = convert_to_tensor(input), convert_to_tensor(filters)
+    rank = _spatial_rank(f, 2, "convolution")
+    _channels_last_format(data_format, "convolution")
+    if not isinstance(padding, str):  # TensorFlow's convolution takes no explicit padding
+        raise TypeError(f"convolution: padding must be 'SAME' or 'VALID', got {padding!r}.")
+    st = window_arg(1 if strides is None else strides, rank, "strides", "convolution")
+    dl = window_arg(1 if dilations is None else dilations, rank, "dilations", "convolution")
+    if max(st) > 1 and max(dl) > 1:
+        raise ValueError(
+            "`strides > 1` not supported in conjunction with `dilation_rate > 1`. "
+            f"Received: strides={list(st)} and dilation_rate={list(dl)}"
+        )
+    if rank == 1:
+        return conv1d(x, f, st, padding, dilations=dl)
+    return (conv2d if rank == 2 else conv3d)(x, f, st, padding, dilations=dl)
+
+
+def conv_transpose(input, filters, output_shape, strides, padding="SAME", data_format=None, dilations=None, name=None):
+    """The transpose of an N-d convolution (N from the input's rank): conv1d_transpose,
+    conv2d_transpose or conv3d_transpose."""
+    x = convert_to_tensor(input)
+    rank = _spatial_rank(x, 2, "conv_transpose")
+    _channels_last_format(data_format, "conv_transpose")
+    fn = {1: conv1d_transpose, 2: conv2d_transpose, 3: conv3d_transpose}[rank]
+    return fn(x, filters, output_shape, strides, padding, dilations=dilations)
+
+
+def pool(input, window_shape, pooling_type, strides=None, padding="VALID", data_format=None, dilations=None, name=None):
+    """Max ('MAX') or average ('AVG') pooling over ``window_shape`` windows (1 to 3 spatial
+    axes): max_pool or avg_pool."""
+    x = convert_to_tensor(input)
+    rank = len(window_shape)
+    kinds = {"MAX": max_pool, "AVG": avg_pool}
+    if pooling_type not in kinds:
+        raise ValueError(f"{rank}-D {pooling_type} pooling is not supported.")
+    st = window_arg(1 if strides is None else strides, rank, "strides", "pool")
+    if any(s > k for s, k in zip(st, window_shape)):
+        raise ValueError(
+            "`strides` > `window_shape` not supported due to inconsistency between CPU and GPU implementations. "
+            f"Received: strides={list(st)} and window_shape={list(window_shape)}"
+        )
+    if dilations is not None and max(window_arg(dilations, rank, "dilations", "pool")) > 1:
+        raise ValueError(f"tfunc nn.pool does not support dilations > 1, got dilations={dilations!r}.")
+    return kinds[pooling_type](x, list(window_shape), st, padding, data_format)
+
+
+def _dims(x):
+    """The shape of ``x``: each entry a Python int where known while tracing, else a scalar tensor."""
+    dynamic = None
+    out = []
+    for i, d in enumerate(x.shape.as_list()):
+        if d is None:
+            dynamic = shape(x) if dynamic is None else dynamic
+            d = dynamic[i]
+        out.append(d)
+    return out
+
+
+def _block(x, block_size, data_format, fn):
+    if data_format not in (None, "NHWC"):
+        raise ValueError(f"tfunc {fn} supports data_format='NHWC' only, got {data_format!r}.")
+    if x.shape.rank is not None and x.shape.rank != 4:
+        raise ValueError(f"{fn}: input must be rank 4 (NHWC), got shape {x.shape}.")
+    b = int(block_size)
+    if b < 2:
+        raise InvalidArgumentError(f"Value for attr 'block_size' of {b} must be at least minimum 2.")
+    return b, _dims(x)
+
+
+def _check_divisible(value, b, what):
+    if not isinstance(value, Tensor) and value % b:
+        raise InvalidArgumentError(f"{what} {value} should be divisible by {b}.")
+
+
+def depth_to_space(input, block_size, data_format="NHWC", name=None):
+    """Moves depth into ``block_size x block_size`` spatial blocks: ``(n, h, w, c)`` ->
+    ``(n, h * b, w * b, c / b**2)``, depth index ``(i * b + j) * c' + k`` to block offset
+    ``(i, j)``, channel ``k`` (TensorFlow's DCR order)."""
+    x = convert_to_tensor(input)
+    b, (n, h, w, c) = _block(x, block_size, data_format, "depth_to_space")
+    _check_divisible(c, b * b, "Input depth dimension")
+    blocks = reshape(x, [n, h, w, b, b, c // (b * b)])
+    return reshape(transpose(blocks, [0, 1, 3, 2, 4, 5]), [n, h * b, w * b, c // (b * b)])
+
+
+def space_to_depth(input, block_size, data_format="NHWC", name=None):
+    """Moves ``block_size x block_size`` spatial blocks into depth: the inverse of depth_to_space."""
+    x = convert_to_tensor(input)
+    b, (n, h, w, c) = _block(x, block_size, data_format, "space_to_depth")
+    _check_divisible(h, b, "Image height")
+    _check_divisible(w, b, "Image width")
+    blocks = reshape(x, [n, h // b, b, w // b, b, c])
+    return reshape(transpose(blocks, [0, 1, 3, 2, 4, 5]), [n, h // b, w // b, b * b * c])

@@ -13,12 +13,13 @@ from ..core import dtypes as D
 from ..core.errors import InvalidArgumentError
 from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import call
-from ..ops.conv_variants import conv2d_transpose_op, depthwise_conv2d_op
+from ..ops.conv_variants import conv2d_transpose_op, conv3d_op, conv3d_transpose_op, depthwise_conv2d_op
 from ..ops.infer import normalize_axis
 from ..ops.nn import bias_add_op, conv2d_op, log_softmax_op, matmul_op, softmax_op, sparse_softmax_cross_entropy_op
 from .array_ops import _partial_dims, shape, squeeze, stop_gradient
 from .creation_ops import zeros_like
 from .math_ops import cast, conj, exp, greater_equal, log1p, not_equal, rsqrt, squared_difference, where
+from .pooling_ops import window_arg
 from .reduction_ops import reduce_mean, reduce_sum
 
 # --- matmul ----------------------------------------------------------------
@@ -64,10 +65,6 @@ def _conv_attrs(strides, padding, dilations):
         else ((dilations, dilations) if isinstance(dilations, int) else tuple(int(d) for d in dilations))
     )
     return {"strides": st, "padding": pad, "dilations": dl}
-
-
-def conv2d_raw(x, f, attrs):
-    return call(conv2d_op, (x, f), attrs)
 
 
 def conv2d(input, filters, strides=1, padding="VALID", data_format="NHWC", dilations=None, name=None):
@@ -226,6 +223,20 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilation
     return call(depthwise_conv2d_op, (x, f), _conv_variant_attrs(strides, padding, dilations))
 
 
+def _transpose(op, layout, x, f, output_shape, attrs):
+    """Calls the transposed convolution ``op`` with ``output_shape`` (in ``layout``) as its attr."""
+    shape = _partial_dims(output_shape)  # a batch size known only at run time stays None
+    if shape is None or len(shape) != len(layout):
+        raise ValueError(f"{op.name}: output_shape must have {len(layout)} entries ({layout}), got {output_shape!r}.")
+    if None in shape[1:]:
+        sizes = ", ".join({"D": "depth", "H": "height", "W": "width"}[a] for a in layout[1:-1])
+        raise ValueError(
+            f"{op.name}: the {sizes} and channels of output_shape must be known while tracing "
+            f"(only the batch size may be a run-time value), got {output_shape!r}."
+        )
+    return call(op, (x, f), {**attrs, "output_shape": shape})
+
+
 def conv2d_transpose(
     input, filters, output_shape, strides, padding="SAME", data_format="NHWC", dilations=None, name=None
 ):
@@ -234,17 +245,40 @@ def conv2d_transpose(
     if data_format not in (None, "NHWC"):
         raise ValueError(f"conv2d_transpose supports data_format='NHWC' only, got {data_format!r}.")
     x, f = convert_to_tensor(input), convert_to_tensor(filters)
-    shape = _partial_dims(output_shape)  # a batch size known only at run time stays None
-    attrs = _conv_variant_attrs(strides, padding, dilations)
-    if shape is None or len(shape) != 4:
-        raise ValueError(f"conv2d_transpose: output_shape must have 4 entries (NHWC), got {output_shape!r}.")
-    if None in shape[1:]:
-        raise ValueError(
-            "conv2d_transpose: the height, width and channels of output_shape must be known while "
-            f"tracing (only the batch size may be a run-time value), got {output_shape!r}."
-        )
-    attrs["output_shape"] = shape
-    return call(conv2d_transpose_op, (x, f), attrs)
+    return _transpose(conv2d_transpose_op, "NHWC", x, f, output_shape, _conv_variant_attrs(strides, padding, dilations))
+
+
+# --- conv3d ------------------------------------------------------------------------------------
+
+
+def _conv3d_attrs(fn, strides, padding, dilations, data_format):
+    if data_format not in (None, "NDHWC"):
+        raise ValueError(f"{fn} supports data_format='NDHWC' only, got {data_format!r}.")
+    if not isinstance(padding, str):  # TensorFlow's Conv3D takes no explicit padding
+        raise TypeError(f"{fn}: padding must be 'SAME' or 'VALID', got {padding!r}.")
+    if padding.upper() not in ("SAME", "VALID"):
+        raise ValueError(f"{fn}: padding must be 'SAME' or 'VALID', got {padding!r}.")
+    return {
+        "strides": window_arg(strides, 3, "strides", fn),
+        "padding": padding.upper(),
+        "dilations": (1, 1, 1) if dilations is None else window_arg(dilations, 3, "dilations", fn),
+    }
+
+
+def conv3d(input, filters, strides, padding, data_format="NDHWC", dilations=None, name=None):
+    """3-D convolution: input NDHWC, filters ``(kd, kh, kw, in_channels, out_channels)``."""
+    x, f = convert_to_tensor(input), convert_to_tensor(filters)
+    return call(conv3d_op, (x, f), _conv3d_attrs("conv3d", strides, padding, dilations, data_format))
+
+
+def conv3d_transpose(
+    input, filters, output_shape, strides, padding="SAME", data_format="NDHWC", dilations=None, name=None
+):
+    """The transpose (gradient) of conv3d: ``filters`` are ``(kd, kh, kw, output_channels,
+    in_channels)`` and ``output_shape`` is the NDHWC shape of the result."""
+    x, f = convert_to_tensor(input), convert_to_tensor(filters)
+    attrs = _conv3d_attrs("conv3d_transpose", strides, padding, dilations, data_format)
+    return _transpose(conv3d_transpose_op, "NDHWC", x, f, output_shape, attrs)
 
 
 # --- moments and batch normalization ----------------------------------------------------------

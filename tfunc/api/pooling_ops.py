@@ -1,74 +1,108 @@
-"""Pooling: ``nn.max_pool2d``, ``nn.avg_pool2d`` (and ``nn.max_pool``/``nn.avg_pool`` on
-rank-4 inputs), NHWC as TensorFlow.  The ops are defined in :mod:`tfunc.ops.pooling`, their
-gradients in :mod:`tfunc.autodiff.pooling_grad`."""
+"""Pooling: ``nn.max_pool2d``, ``nn.avg_pool2d``, ``nn.max_pool3d``, ``nn.avg_pool3d``, and
+``nn.max_pool``/``nn.avg_pool`` on inputs with 1, 2 or 3 spatial axes, channels last as
+TensorFlow.  The ops are defined in :mod:`tfunc.ops.pooling`, their gradients in
+:mod:`tfunc.autodiff.pooling_grad`; 1-D pooling is the 2-D op over a height of 1."""
 
 from __future__ import annotations
 
 from ..core.errors import InvalidArgumentError
 from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import call
-from ..ops.pooling import avg_pool2d_op, max_pool2d_op
+from ..ops.pooling import avg_pool2d_op, avg_pool3d_op, max_pool2d_op, max_pool3d_op
+from .array_ops import expand_dims, squeeze
+
+_CHANNELS_LAST = {1: "NWC", 2: "NHWC", 3: "NDHWC"}
 
 
-def _hw(value, name: str) -> tuple:
-    """An int, or 1, 2 or 4 (NHWC, batch and channel entries 1) values -> (h, w)."""
+def window_arg(value, rank: int, name: str, fn: str = "pooling") -> tuple:
+    """An int, or 1, ``rank`` or ``rank + 2`` (batch and channel entries 1) values -> one value
+    per spatial axis."""
     if isinstance(value, int):
-        return value, value
+        return (value,) * rank
     v = [int(x) for x in value]
     if len(v) == 1:
-        return v[0], v[0]
-    if len(v) == 2:
-        return v[0], v[1]
-    if len(v) == 4:
-        if v[0] != 1 or v[3] != 1:
-            raise InvalidArgumentError(f"pooling {name} must be 1 in the batch and channel dimensions, got {v}.")
-        return v[1], v[2]
-    raise InvalidArgumentError(f"pooling {name} must be an int or a list of 1, 2 or 4 ints, got {value!r}.")
+        return (v[0],) * rank
+    if len(v) == rank:
+        return tuple(v)
+    if len(v) == rank + 2:
+        if v[0] != 1 or v[-1] != 1:
+            raise InvalidArgumentError(f"{fn} {name} must be 1 in the batch and channel dimensions, got {v}.")
+        return tuple(v[1:-1])
+    raise InvalidArgumentError(f"{fn} {name} must be an int or a list of 1, {rank} or {rank + 2} ints, got {value!r}.")
 
 
-def _padding(padding):
+def _padding(padding, rank):
     if isinstance(padding, str):
         p = padding.upper()
         if p not in ("SAME", "VALID"):
             raise ValueError(f"pooling padding must be 'SAME', 'VALID' or explicit pairs, got {padding!r}.")
         return p
     pads = [tuple(int(v) for v in p) for p in padding]
-    if len(pads) == 4:  # [[0, 0], [top, bottom], [left, right], [0, 0]]
-        if pads[0] != (0, 0) or pads[3] != (0, 0):
+    if len(pads) == rank + 2:  # [[0, 0], [before, after] per spatial axis, [0, 0]]
+        if pads[0] != (0, 0) or pads[-1] != (0, 0):
             raise InvalidArgumentError(f"pooling cannot pad the batch or channel dimensions, got {padding!r}.")
-        pads = pads[1:3]
-    if len(pads) != 2 or any(len(p) != 2 for p in pads):
-        raise ValueError(f"explicit pooling padding must be [[top, bottom], [left, right]], got {padding!r}.")
+        pads = pads[1:-1]
+    if len(pads) != rank or any(len(p) != 2 for p in pads):
+        raise ValueError(f"explicit pooling padding must be [before, after] per spatial axis, got {padding!r}.")
     return tuple(pads)
 
 
-def _pool(op, input, ksize, strides, padding, data_format):
-    if data_format not in (None, "NHWC"):
-        raise ValueError(f"{op.name} supports data_format='NHWC' only, got {data_format!r}.")
+def _pool(op, rank, input, ksize, strides, padding, data_format):
+    if data_format not in (None, _CHANNELS_LAST[rank]):
+        raise ValueError(f"{op.name} supports data_format={_CHANNELS_LAST[rank]!r} only, got {data_format!r}.")
     x = convert_to_tensor(input)
-    if x.shape.rank is not None and x.shape.rank != 4:
-        raise ValueError(f"{op.name}: input must be rank 4 (NHWC), got shape {x.shape}.")
-    ks = _hw(ksize, "ksize")
-    st = ks if strides is None else _hw(strides, "strides")
-    return call(op, (x,), {"ksize": ks, "strides": st, "padding": _padding(padding)})
+    if x.shape.rank is not None and x.shape.rank != rank + 2:
+        raise ValueError(f"{op.name}: input must be rank {rank + 2} ({_CHANNELS_LAST[rank]}), got shape {x.shape}.")
+    ks = window_arg(ksize, rank, "ksize")
+    st = ks if strides is None else window_arg(strides, rank, "strides")
+    return call(op, (x,), {"ksize": ks, "strides": st, "padding": _padding(padding, rank)})
 
 
 def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     """Maximum over ``ksize`` windows moved by ``strides``; padding never wins a window."""
-    return _pool(max_pool2d_op, input, ksize, strides, padding, data_format)
+    return _pool(max_pool2d_op, 2, input, ksize, strides, padding, data_format)
 
 
 def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     """Mean over ``ksize`` windows; with 'SAME' padding, each window's mean is over its real
     elements only (the padding is not counted), as TensorFlow computes it."""
-    return _pool(avg_pool2d_op, input, ksize, strides, padding, data_format)
+    return _pool(avg_pool2d_op, 2, input, ksize, strides, padding, data_format)
+
+
+def max_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):
+    """Maximum over ``ksize`` (depth, height, width) windows of NDHWC input."""
+    return _pool(max_pool3d_op, 3, input, ksize, strides, padding, data_format)
+
+
+def avg_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):
+    """Mean over ``ksize`` (depth, height, width) windows of NDHWC input (padding not counted)."""
+    return _pool(avg_pool3d_op, 3, input, ksize, strides, padding, data_format)
+
+
+def _pool_nd(op2d, op3d, input, ksize, strides, padding, data_format):
+    """``tf.nn.max_pool``/``avg_pool``: the spatial rank is the input's rank less 2."""
+    x = convert_to_tensor(input)
+    rank = None if x.shape.rank is None else x.shape.rank - 2
+    if rank not in (1, 2, 3):
+        raise ValueError(f"{op2d.name[:3]}_pool: input must have rank 3, 4 or 5, got shape {x.shape}.")
+    if rank == 3:
+        return _pool(op3d, 3, x, ksize, strides, padding, data_format)
+    if rank == 2:
+        return _pool(op2d, 2, x, ksize, strides, padding, data_format)
+    if data_format not in (None, "NWC"):
+        raise ValueError(f"{op2d.name[:3]}_pool1d supports data_format='NWC' only, got {data_format!r}.")
+    # 1-D: the 2-D op over a height of 1
+    k, s = window_arg(ksize, 1, "ksize"), window_arg(strides, 1, "strides")
+    pad = _padding(padding, 1)
+    pad = pad if isinstance(pad, str) else ((0, 0),) + pad
+    return squeeze(_pool(op2d, 2, expand_dims(x, 1), (1,) + k, (1,) + s, pad, None), [1])
 
 
 def max_pool(input, ksize, strides, padding, data_format=None, name=None):
-    """``tf.nn.max_pool`` for rank-4 (2-D spatial) inputs."""
-    return max_pool2d(input, ksize, strides, padding, data_format or "NHWC")
+    """``tf.nn.max_pool`` for inputs with 1, 2 or 3 spatial axes."""
+    return _pool_nd(max_pool2d_op, max_pool3d_op, input, ksize, strides, padding, data_format)
 
 
 def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
-    """``tf.nn.avg_pool`` for rank-4 (2-D spatial) inputs."""
-    return avg_pool2d(input, ksize, strides, padding, data_format or "NHWC")
+    """``tf.nn.avg_pool`` for inputs with 1, 2 or 3 spatial axes."""
+    return _pool_nd(avg_pool2d_op, avg_pool3d_op, input, ksize, strides, padding, data_format)

@@ -1,20 +1,25 @@
-"""Gradient rules of the neural-network ops (:mod:`tfunc.ops.nn`): matmul, conv2d and its
-two backprop ops (their second-order gradients), bias_add, softmax, log-softmax and the
-sparse softmax cross-entropy."""
+"""Gradient rules of the neural-network ops (:mod:`tfunc.ops.nn`): matmul, conv2d and conv3d
+with their two backprop ops (their second-order gradients) and transposes, bias_add, softmax,
+log-softmax and the sparse softmax cross-entropy."""
 
 from __future__ import annotations
 
 from ..api.array_ops import expand_dims, sum_to_like
 from ..api.math_ops import exp
-from ..api.nn_ops import conv2d_raw, matmul, softmax
+from ..api.nn_ops import matmul, softmax
 from ..api.reduction_ops import reduce_sum
 from ..eager.dispatch import call
 from ..ops.conv_variants import (
+    conv2d_transpose_op,
+    conv3d_backprop_filter_op,
+    conv3d_backprop_input_op,
+    conv3d_op,
+    conv3d_transpose_op,
     depthwise_conv2d_backprop_filter_op,
     depthwise_conv2d_backprop_input_op,
     depthwise_conv2d_op,
 )
-from ..ops.nn import conv2d_backprop_filter_op, conv2d_backprop_input_op
+from ..ops.nn import conv2d_backprop_filter_op, conv2d_backprop_input_op, conv2d_op
 from .registry import register_gradient
 
 
@@ -40,37 +45,54 @@ def _matmul_grad(op, dy):
     return [da, db]
 
 
-@register_gradient("conv2d")
-def _conv_grad(op, dy):
-    """dx = conv2d_backprop_input(dy, f), df = conv2d_backprop_filter(x, dy), each only when needed."""
-    x, f = op.inputs
-    a = op.attrs
-    return [
-        call(conv2d_backprop_input_op, (dy, f, x), a) if op.needs(0) else None,
-        call(conv2d_backprop_filter_op, (x, dy, f), a) if op.needs(1) else None,
-    ]
+def _register_conv_gradients(forward, backprop_input, backprop_filter, transpose):
+    """The gradient rules of a convolution (2-D or 3-D), its two backprop ops (their
+    second-order gradients) and its transpose; ``forward`` etc. are the ops."""
+
+    @register_gradient(forward.name)
+    def _conv_grad(op, dy):
+        """dx = backprop_input(dy, f), df = backprop_filter(x, dy), each only when needed."""
+        x, f = op.inputs
+        a = op.attrs
+        return [
+            call(backprop_input, (dy, f, x), a) if op.needs(0) else None,
+            call(backprop_filter, (x, dy, f), a) if op.needs(1) else None,
+        ]
+
+    @register_gradient(backprop_input.name, inputs=(0, 1))
+    def _conv_backprop_input_grad(op, ddx):
+        """The op is linear in dy and in f: d dy = conv(ddx, f), d f = backprop_filter(ddx, dy);
+        the input x is read for its shape only."""
+        return [
+            call(forward, (ddx, op.inputs[1]), op.attrs),
+            call(backprop_filter, (ddx, op.inputs[0], op.inputs[1]), op.attrs),
+            None,
+        ]
+
+    @register_gradient(backprop_filter.name, inputs=(0, 1))
+    def _conv_backprop_filter_grad(op, ddf):
+        """The op is linear in x and in dy: d x = backprop_input(dy, ddf), d dy = conv(x, ddf);
+        the filter f is read for its shape only."""
+        return [
+            call(backprop_input, (op.inputs[1], ddf, op.inputs[0]), op.attrs),
+            call(forward, (op.inputs[0], ddf), op.attrs),
+            None,
+        ]
+
+    @register_gradient(transpose.name)
+    def _conv_transpose_grad(op, dy):
+        """The transpose is the convolution's input gradient: linear in its input and filters,
+        so d input = conv(dy, f) and d filters = backprop_filter(dy, input)."""
+        value, f = op.inputs
+        a = {k: op.attrs[k] for k in ("strides", "padding", "dilations")}
+        return [
+            call(forward, (dy, f), a) if op.needs(0) else None,
+            call(backprop_filter, (dy, value, f), a) if op.needs(1) else None,
+        ]
 
 
-@register_gradient("conv2d_backprop_input", inputs=(0, 1))
-def _conv_backprop_input_grad(op, ddx):
-    """The op is linear in dy and in f: d dy = conv2d(ddx, f), d f = conv2d_backprop_filter(ddx, dy);
-    the input x is read for its shape only."""
-    return [
-        conv2d_raw(ddx, op.inputs[1], op.attrs),
-        call(conv2d_backprop_filter_op, (ddx, op.inputs[0], op.inputs[1]), op.attrs),
-        None,
-    ]
-
-
-@register_gradient("conv2d_backprop_filter", inputs=(0, 1))
-def _conv_backprop_filter_grad(op, ddf):
-    """The op is linear in x and in dy: d x = conv2d_backprop_input(dy, ddf), d dy = conv2d(x, ddf);
-    the filter f is read for its shape only."""
-    return [
-        call(conv2d_backprop_input_op, (op.inputs[1], ddf, op.inputs[0]), op.attrs),
-        conv2d_raw(op.inputs[0], ddf, op.attrs),
-        None,
-    ]
+_register_conv_gradients(conv2d_op, conv2d_backprop_input_op, conv2d_backprop_filter_op, conv2d_transpose_op)
+_register_conv_gradients(conv3d_op, conv3d_backprop_input_op, conv3d_backprop_filter_op, conv3d_transpose_op)
 
 
 @register_gradient("bias_add")
@@ -138,16 +160,4 @@ def _depthwise_backprop_filter_grad(op, ddf):
         call(depthwise_conv2d_backprop_input_op, (dy, ddf, x), op.attrs),
         call(depthwise_conv2d_op, (x, ddf), op.attrs),
         None,
-    ]
-
-
-@register_gradient("conv2d_transpose")
-def _conv2d_transpose_grad(op, dy):
-    """conv2d_transpose is conv2d's input gradient: linear in its input and filters, so
-    d input = conv2d(dy, f) and d filters = conv2d_backprop_filter(dy, input)."""
-    value, f = op.inputs
-    a = {k: op.attrs[k] for k in ("strides", "padding", "dilations")}
-    return [
-        conv2d_raw(dy, f, a) if op.needs(0) else None,
-        call(conv2d_backprop_filter_op, (dy, value, f), a) if op.needs(1) else None,
     ]

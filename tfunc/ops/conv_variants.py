@@ -1,5 +1,6 @@
-"""Convolution variants (NHWC, as TensorFlow): ``depthwise_conv2d`` with its two gradient
-ops, and ``conv2d_transpose``.
+"""Convolution variants (channels last, as TensorFlow): ``depthwise_conv2d`` with its two
+gradient ops, ``conv2d_transpose``, and ``conv3d`` with its two gradient ops and
+``conv3d_transpose``.
 
 ``depthwise_conv2d``: filter ``(kh, kw, in_channels, multiplier)``; every input channel is
 convolved with its own ``multiplier`` filters, output channel ``c * multiplier + m``.
@@ -13,6 +14,9 @@ views of the padded input; each tap is a broadcast multiply over (channel, multi
 
 from __future__ import annotations
 
+import itertools
+from typing import NamedTuple, Optional
+
 import numpy as np
 
 from ..core import dtypes as D
@@ -23,7 +27,7 @@ from . import conv
 from . import sampling as S
 from .conv import geometry
 from .infer import FLOATS, check_dtype, same_dtype
-from .nn import _bpi_ref, _conv_ref
+from .nn import _bpi_ref, _conv_ref, conv2d_backprop_filter_op, conv2d_backprop_input_op, conv2d_op
 from .registry import OpDef, register
 
 
@@ -234,5 +238,260 @@ conv2d_transpose_op = register(
         impl=_tr_impl,
         ref=_tr_ref,
         samples=_tr_samples,
+    )
+)
+
+
+# --- conv3d, its two gradient ops and conv3d_transpose --------------------------------------------
+#
+# Input NDHWC, filter (kd, kh, kw, in_channels, out_channels), as TensorFlow.  A 3-D convolution is
+# computed as ONE 2-D convolution (whichever conv2d kernel the backend registers): for each output
+# depth, the kd input slices its window reads are laid side by side along the channels, giving an
+# (N * OD, H, W, KD * C) input, and the filter becomes (KH, KW, KD * C, OC).  The gradients are the
+# 2-D gradients on the same layout (the input's scattered back slice by slice).
+
+
+class _Depth(NamedTuple):
+    """The depth axis of a 3-D convolution: output size, padding in front and behind, window,
+    stride and dilation."""
+
+    od: Optional[int]
+    front: int
+    back: int
+    kd: int
+    sd: int
+    dd: int
+
+
+def _split3d(x_shape, f_shape, strides, padding, dilations):
+    """``(depth, attrs of the 2-D convolution over height and width)``."""
+    if len(x_shape) != 5 or len(f_shape) != 5:
+        raise InvalidArgumentError(
+            f"conv3d input must be rank 5 (NDHWC) and filter rank 5 (DHWIO), got shapes "
+            f"{format_shape(x_shape)} and {format_shape(f_shape)}."
+        )
+    if min(*strides, *dilations) < 1:
+        raise InvalidArgumentError(f"conv3d strides and dilations must be >= 1, got {strides} and {dilations}.")
+    pad_d, pad_hw = (padding, padding) if isinstance(padding, str) else (padding[0], tuple(padding[1:]))
+    od, front, back = conv._out_size_or_unknown(x_shape[1], f_shape[0], strides[0], dilations[0], pad_d)
+    hw = {"strides": tuple(strides[1:]), "padding": pad_hw, "dilations": tuple(dilations[1:])}
+    return _Depth(od, front, back, f_shape[0], strides[0], dilations[0]), hw
+
+
+def _2d_shapes(x_shape, f_shape, dg):
+    """The shapes of the stacked 2-D input and filter."""
+    n, _, h, w, c = x_shape
+    kd, kh, kw, _, oc = f_shape
+    return (n * dg.od, h, w, kd * c), (kh, kw, kd * c, oc)
+
+
+def _depth_slices(dg):
+    """Per depth tap, the slice of the (depth-padded) input it reads for every output depth."""
+    span = (dg.od - 1) * dg.sd + 1
+    return [(i, slice(i * dg.dd, i * dg.dd + span, dg.sd)) for i in range(dg.kd)]
+
+
+def _stack_depth(xp, x, dg):
+    n, d, h, w, c = x.shape
+    xpad = xp.pad(x, ((0, 0), (dg.front, dg.back), (0, 0), (0, 0), (0, 0))) if dg.front or dg.back else x
+    cols = xp.empty((n, dg.od, h, w, dg.kd, c), x.dtype)
+    for i, sl in _depth_slices(dg):
+        cols[:, :, :, :, i] = xpad[:, sl]
+    return cols.reshape(n * dg.od, h, w, dg.kd * c)
+
+
+def _flat_filter(xp, f):
+    kd, kh, kw, c, oc = f.shape
+    return xp.ascontiguousarray(f.transpose(1, 2, 0, 3, 4)).reshape(kh, kw, kd * c, oc)
+
+
+def _shape_only(xp, shape, dtype):
+    """A zero-stride array of ``shape``: the 2-D gradient kernels read that argument's shape only."""
+    return xp.broadcast_to(xp.zeros((), dtype), shape)
+
+
+def _c3_impl(xp, x, f, strides, padding, dilations):
+    dg, hw = _split3d(x.shape, f.shape, strides, padding, dilations)
+    y = conv2d_op.kernel(xp)(xp, _stack_depth(xp, x, dg), _flat_filter(xp, f), **hw)
+    return y.reshape((x.shape[0], dg.od) + y.shape[1:])
+
+
+def _c3_input_grad(xp, dy, f, x_shape, strides, padding, dilations):
+    dg, hw = _split3d(x_shape, f.shape, strides, padding, dilations)
+    n, d, h, w, c = x_shape
+    x2, _ = _2d_shapes(x_shape, f.shape, dg)
+    dy2 = dy.reshape((x2[0],) + dy.shape[2:])
+    dcols = conv2d_backprop_input_op.kernel(xp)(xp, dy2, _flat_filter(xp, f), _shape_only(xp, x2, dy.dtype), **hw)
+    dcols = dcols.reshape(n, dg.od, h, w, dg.kd, c)
+    dxpad = xp.zeros((n, d + dg.front + dg.back, h, w, c), dy.dtype)
+    for i, sl in _depth_slices(dg):
+        dxpad[:, sl] += dcols[:, :, :, :, i]
+    return xp.ascontiguousarray(dxpad[:, dg.front : dg.front + d])
+
+
+def _c3_bpi_impl(xp, dy, f, x, strides, padding, dilations):
+    return _c3_input_grad(xp, dy, f, x.shape, strides, padding, dilations)
+
+
+def _c3_bpf_impl(xp, x, dy, f, strides, padding, dilations):
+    dg, hw = _split3d(x.shape, f.shape, strides, padding, dilations)
+    x2, f2 = _2d_shapes(x.shape, f.shape, dg)
+    dy2 = dy.reshape((x2[0],) + dy.shape[2:])
+    df = conv2d_backprop_filter_op.kernel(xp)(xp, _stack_depth(xp, x, dg), dy2, _shape_only(xp, f2, dy.dtype), **hw)
+    kd, kh, kw, c, oc = f.shape
+    return xp.ascontiguousarray(df.reshape(kh, kw, kd, c, oc).transpose(2, 0, 1, 3, 4))
+
+
+def _c3_infer(specs, attrs):
+    x, f = specs
+    dt = same_dtype("conv3d", specs, ("input", "filters"))
+    check_dtype("conv3d", x, FLOATS, "input")
+    if x.shape is None or f.shape is None:
+        return (Spec((None,) * 5, dt),)
+    dg, hw = _split3d(x.shape, f.shape, attrs["strides"], attrs["padding"], attrs["dilations"])
+    n, _, h, w, c = x.shape
+    kd, kh, kw, fc, oc = f.shape
+    g = geometry((n, h, w, c), (kh, kw, fc, oc), **hw)
+    return (Spec((n, dg.od, g.oh, g.ow, oc), dt),)
+
+
+def _nd_taps(x_shape, f_shape, strides, padding, dilations):
+    """``(per-axis (out, before, after), [(tap, slices of the padded input), ...])`` of an N-d
+    convolution, for the references."""
+    rank = len(x_shape) - 2
+    pads = (padding,) * rank if isinstance(padding, str) else padding
+    axes = [conv.out_size(*a) for a in zip(x_shape[1:-1], f_shape[:-2], strides, dilations, pads)]
+    taps = [
+        (
+            tap,
+            (slice(None),)
+            + tuple(
+                slice(t * d, t * d + (o - 1) * s + 1, s) for t, (o, _, _), s, d in zip(tap, axes, strides, dilations)
+            ),
+        )
+        for tap in itertools.product(*(range(k) for k in f_shape[:-2]))
+    ]
+    return axes, taps
+
+
+def _nd_pad(a, axes):
+    return np.pad(a.astype(np.float64), [(0, 0)] + [(b, e) for _, b, e in axes] + [(0, 0)])
+
+
+def _c3_ref(x, f, strides, padding, dilations):
+    """Direct summation over the window's taps in float64."""
+    axes, taps = _nd_taps(x.shape, f.shape, strides, padding, dilations)
+    xpad = _nd_pad(x, axes)
+    out = np.zeros((x.shape[0], *(o for o, _, _ in axes), f.shape[-1]))
+    for tap, sl in taps:
+        out += xpad[sl] @ f[tap].astype(np.float64)
+    return out.astype(x.dtype)
+
+
+def _c3_input_grad_ref(dy, f, x_shape, strides, padding, dilations):
+    """The adjoint of the reference by direct scatter, in float64."""
+    axes, taps = _nd_taps(x_shape, f.shape, strides, padding, dilations)
+    dxpad = _nd_pad(np.zeros(x_shape), axes)
+    for tap, sl in taps:
+        dxpad[sl] += dy.astype(np.float64) @ f[tap].T
+    inner = (slice(None),) + tuple(slice(b, b + n) for (_, b, _), n in zip(axes, x_shape[1:-1]))
+    return dxpad[inner].astype(dy.dtype)
+
+
+def _c3_bpf_ref(x, dy, f, strides, padding, dilations):
+    axes, taps = _nd_taps(x.shape, f.shape, strides, padding, dilations)
+    xpad = _nd_pad(x, axes)
+    df = np.zeros(f.shape)
+    batch_and_space = list(range(x.ndim - 1))
+    for tap, sl in taps:
+        df[tap] = np.tensordot(xpad[sl], dy.astype(np.float64), (batch_and_space, batch_and_space))
+    return df.astype(x.dtype)
+
+
+def _c3_cases():
+    return [
+        ((1, 4, 4, 4, 2), (2, 2, 2, 2, 3), (1, 1, 1), "VALID", (1, 1, 1)),
+        ((2, 3, 5, 4, 2), (2, 3, 2, 2, 2), (2, 2, 1), "SAME", (1, 1, 1)),
+        ((1, 5, 4, 4, 1), (2, 2, 2, 1, 2), (1, 1, 1), "SAME", (2, 1, 2)),
+        ((1, 3, 4, 3, 2), (2, 2, 2, 2, 2), (1, 2, 1), ((1, 0), (0, 1), (1, 1)), (1, 1, 1)),
+        ((1, 2, 3, 3, 1), (3, 2, 2, 1, 1), (1, 1, 1), "VALID", (1, 1, 1)),  # window deeper than the input
+    ]
+
+
+def _c3_samples(which):
+    def samples(rng):
+        out = []
+        for dt in (D.float32, D.float64):
+            for xs, fs, st, pad, dl in _c3_cases():
+                a = {"strides": st, "padding": pad, "dilations": dl}
+                x, f = S.draw(rng, xs, dt), S.draw(rng, fs, dt)
+                if which == "forward":
+                    out.append(S.Sample((x, f), a))
+                    continue
+                dy = S.draw(rng, _c3_ref(x, f, **a).shape, dt)
+                if which == "transpose":
+                    out.append(S.Sample((dy, f), {"output_shape": xs, **a}))
+                else:
+                    out.append(S.Sample((dy, f, x) if which == "input" else (x, dy, f), a))
+        return out
+
+    return samples
+
+
+def _c3_tr_infer(specs, attrs):
+    v, f = specs
+    dt = same_dtype("conv3d_transpose", specs, ("input", "filters"))
+    check_dtype("conv3d_transpose", v, FLOATS, "input")
+    out = attrs["output_shape"]
+    if f.shape is not None and v.shape is not None and None not in out and None not in f.shape:
+        expected = _c3_infer((Spec(tuple(out), dt), f), attrs)[0].shape
+        if any(a is not None and b is not None and a != b for a, b in zip(expected, v.shape)):
+            raise InvalidArgumentError(
+                f"conv3d_transpose: an output of shape {format_shape(out)} convolved with filters "
+                f"{format_shape(f.shape)} gives {format_shape(expected)}, but the input has shape "
+                f"{format_shape(v.shape)}."
+            )
+    return (Spec(tuple(out), dt),)
+
+
+def _c3_tr_impl(xp, value, f, output_shape, strides, padding, dilations):
+    if output_shape[0] is None:  # the batch size of a run-time output_shape: the input's
+        output_shape = (value.shape[0],) + tuple(output_shape[1:])
+    return _c3_input_grad(xp, value, f, tuple(output_shape), strides, padding, dilations)
+
+
+conv3d_op = register(
+    OpDef(name="conv3d", kind="conv", infer=_c3_infer, impl=_c3_impl, ref=_c3_ref, samples=_c3_samples("forward"))
+)
+conv3d_backprop_input_op = register(
+    OpDef(
+        name="conv3d_backprop_input",
+        kind="conv",
+        infer=lambda specs, attrs: (Spec(specs[2].shape, specs[0].dtype),),
+        impl=_c3_bpi_impl,
+        ref=lambda dy, f, x, **a: _c3_input_grad_ref(dy, f, x.shape, **a),
+        samples=_c3_samples("input"),
+        shape_only_inputs=(2,),
+    )
+)
+conv3d_backprop_filter_op = register(
+    OpDef(
+        name="conv3d_backprop_filter",
+        kind="conv",
+        infer=lambda specs, attrs: (Spec(specs[2].shape, specs[1].dtype),),
+        impl=_c3_bpf_impl,
+        ref=_c3_bpf_ref,
+        samples=_c3_samples("filter"),
+        shape_only_inputs=(2,),
+    )
+)
+conv3d_transpose_op = register(
+    OpDef(
+        name="conv3d_transpose",
+        kind="conv",
+        infer=_c3_tr_infer,
+        impl=_c3_tr_impl,
+        ref=lambda v, f, output_shape, **a: _c3_input_grad_ref(v, f, output_shape, **a),
+        samples=_c3_samples("transpose"),
     )
 )

@@ -1,20 +1,23 @@
-"""Pooling op definitions (NHWC, as TensorFlow): ``max_pool2d``, ``avg_pool2d`` and their
-gradient ops.
+"""Pooling op definitions (channels last, as TensorFlow): ``max_pool2d``, ``avg_pool2d``,
+``max_pool3d``, ``avg_pool3d`` and their gradient ops.
 
-Attrs: ``ksize`` and ``strides`` as ``(h, w)`` pairs, ``padding`` ``'SAME'``, ``'VALID'`` or
-explicit ``((top, bottom), (left, right))``.  Padding never wins a window: max pooling pads
-with the lowest value, and average pooling divides by the number of real elements in each
-window (TensorFlow's AvgPool excludes padding from the count).
+Attrs: ``ksize`` and ``strides`` with one entry per spatial axis, ``padding`` ``'SAME'``,
+``'VALID'`` or explicit ``((before, after), ...)`` per spatial axis.  Padding never wins a
+window: max pooling pads with the lowest value, and average pooling divides by the number of
+real elements in each window (TensorFlow's AvgPool excludes padding from the count).
 
-NOTE: each kernel is ``kh * kw`` strided slices of the (padded) input, one per tap of the
-window, combined with whole-array ops: no patch matrix ``kh * kw`` times the input's size
-is built, and the same body runs on NumPy and CuPy.
+NOTE: each kernel is ``prod(ksize)`` strided slices of the (padded) input, one per tap of the
+window, combined with whole-array ops: no patch matrix ``prod(ksize)`` times the input's size
+is built, and the same body runs on NumPy and CuPy, for 2-D and 3-D windows alike (the 2-D
+and 3-D ops differ in name only, as TensorFlow's MaxPool and MaxPool3D do).
 
 Ties in max pooling send the gradient to the first maximum in row-major window order, as
 TensorFlow's CPU kernel does.
 """
 
 from __future__ import annotations
+
+import itertools
 
 import numpy as np
 
@@ -31,84 +34,111 @@ _MAX_DTYPES = FLOATS | INTS
 
 
 class PoolGeometry:
-    """Output size and padding of a pooling window over an (N, H, W, C) input."""
+    """Output size and padding of a pooling window over an (N, *spatial, C) input: per spatial
+    axis its ``size``, window ``k``, stride ``s``, output size ``out`` and padding ``before``
+    and ``after``; for 2-D windows also by the names the blocked host kernels read
+    (``tfunc.backend.numpy.pooling``: ``h, w, kh, kw, sh, sw, oh, ow, pt, pb, pl, pr``)."""
 
-    __slots__ = ("n", "h", "w", "c", "kh", "kw", "sh", "sw", "oh", "ow", "pt", "pb", "pl", "pr")
+    __slots__ = (
+        *("n", "c", "size", "k", "s", "out", "before", "after"),
+        *("h", "w", "kh", "kw", "sh", "sw", "oh", "ow", "pt", "pb", "pl", "pr"),
+    )
 
     def __init__(self, shape, ksize, strides, padding):
-        if len(shape) != 4:
-            raise InvalidArgumentError(f"pooling input must be rank 4 (NHWC), got shape {format_shape(shape)}.")
-        self.n, self.h, self.w, self.c = shape
-        self.kh, self.kw = ksize
-        self.sh, self.sw = strides
-        if min(self.kh, self.kw, self.sh, self.sw) < 1:
+        rank = len(ksize)
+        if len(shape) != rank + 2:
+            raise InvalidArgumentError(
+                f"pooling input must be rank {rank + 2} (batch, {rank} spatial axes, channels), "
+                f"got shape {format_shape(shape)}."
+            )
+        self.n, self.c = shape[0], shape[-1]
+        self.size, self.k, self.s = tuple(shape[1:-1]), tuple(ksize), tuple(strides)
+        if min(self.k) < 1 or min(self.s) < 1:
             raise InvalidArgumentError(f"pooling ksize and strides must be >= 1, got {ksize} and {strides}.")
-        ph = pw = padding
-        if not isinstance(padding, str):
-            ph, pw = padding
-        self.oh, self.pt, self.pb = out_size(self.h, self.kh, self.sh, 1, ph) if self.h is not None else (None, 0, 0)
-        self.ow, self.pl, self.pr = out_size(self.w, self.kw, self.sw, 1, pw) if self.w is not None else (None, 0, 0)
-        if not isinstance(padding, str):
-            if max(self.pt, self.pb) >= self.kh or max(self.pl, self.pr) >= self.kw:
-                raise InvalidArgumentError(
-                    f"pooling: explicit padding {padding} must be smaller than the window {ksize} on each side."
-                )
+        pads = (padding,) * rank if isinstance(padding, str) else padding
+        self.out, self.before, self.after = zip(
+            *[
+                out_size(n, k, s, 1, p) if n is not None else (None, 0, 0)
+                for n, k, s, p in zip(self.size, ksize, strides, pads)
+            ]
+        )
+        if not isinstance(padding, str) and any(max(b, a) >= k for b, a, k in zip(self.before, self.after, self.k)):
+            raise InvalidArgumentError(
+                f"pooling: explicit padding {padding} must be smaller than the window {ksize} on each side."
+            )
+        if rank == 2:
+            (self.h, self.w), (self.kh, self.kw), (self.sh, self.sw) = self.size, self.k, self.s
+            (self.oh, self.ow), (self.pt, self.pl), (self.pb, self.pr) = self.out, self.before, self.after
 
     @property
     def out_shape(self):
-        return (self.n, self.oh, self.ow, self.c)
+        return (self.n, *self.out, self.c)
+
+    @property
+    def padded_shape(self):
+        return (self.n, *(n + b + a for n, b, a in zip(self.size, self.before, self.after)), self.c)
 
     @property
     def padded(self) -> bool:
-        return bool(self.pt or self.pb or self.pl or self.pr)
+        return any(self.before) or any(self.after)
 
     def taps(self, xpad):
-        """``(i, j, view)`` for each tap of the window: the strided view of the padded input
-        that the tap reads for every output position."""
-        rows = (self.oh - 1) * self.sh + 1
-        cols = (self.ow - 1) * self.sw + 1
-        for i in range(self.kh):
-            for j in range(self.kw):
-                yield i, j, (slice(None), slice(i, i + rows, self.sh), slice(j, j + cols, self.sw))
+        """``(tap, view)`` for each tap of the window (row-major): the strided view of the
+        padded input that the tap reads for every output position."""
+        for tap in itertools.product(*(range(k) for k in self.k)):
+            yield (
+                tap,
+                (slice(None),) + tuple(slice(t, t + (o - 1) * s + 1, s) for t, o, s in zip(tap, self.out, self.s)),
+            )
+
+    def _inner(self):
+        return (slice(None),) + tuple(slice(b, b + n) for b, n in zip(self.before, self.size))
 
     def pad(self, xp, x, fill):
         if not self.padded:
             return x
-        out = xp.full((self.n, self.h + self.pt + self.pb, self.w + self.pl + self.pr, self.c), fill, x.dtype)
-        out[:, self.pt : self.pt + self.h, self.pl : self.pl + self.w] = x
+        out = xp.full(self.padded_shape, fill, x.dtype)
+        out[self._inner()] = x
         return out
 
     def crop(self, xpad):
-        if not self.padded:
-            return xpad
-        return xpad[:, self.pt : self.pt + self.h, self.pl : self.pl + self.w]
+        return xpad[self._inner()] if self.padded else xpad
+
+    def windows(self):
+        """``(output index, input index)`` per output position: the real (unpadded) input
+        elements of its window (for the references)."""
+        for pos in itertools.product(*(range(o) for o in self.out)):
+            starts = [p * s - b for p, s, b in zip(pos, self.s, self.before)]
+            yield pos, tuple(slice(max(a, 0), min(a + k, n)) for a, k, n in zip(starts, self.k, self.size))
 
     def counts(self, xp, dtype):
-        """Real (unpadded) elements in each output window, shaped (1, OH, OW, 1); computed on
+        """Real (unpadded) elements in each output window, shaped (1, *out, 1); computed on
         the device (no host copy, so a CUDA-graph capture can hold it)."""
-
-        def axis(size, out, k, s, before):
-            start = xp.arange(out) * s - before
-            return xp.minimum(start + k, size) - xp.maximum(start, 0)
-
-        ch = axis(self.h, self.oh, self.kh, self.sh, self.pt)
-        cw = axis(self.w, self.ow, self.kw, self.sw, self.pl)
-        return (ch[:, None] * cw[None, :]).astype(dtype)[None, :, :, None]
+        total = None
+        for i, (n, o, k, s, b) in enumerate(zip(self.size, self.out, self.k, self.s, self.before)):
+            start = xp.arange(o) * s - b
+            count = (xp.minimum(start + k, n) - xp.maximum(start, 0)).reshape((-1,) + (1,) * (len(self.k) - i - 1))
+            total = count if total is None else total * count
+        return total.astype(dtype)[None, ..., None]
 
 
 def _lowest(dtype):
     return np.iinfo(dtype).min if dtype.kind in "iu" else -np.inf  # bfloat16's kind is 'V'
 
 
+def _first(tap):
+    return not any(tap)
+
+
 # --- forward -------------------------------------------------------------------------------
 
 
-def _pool_infer(name, allowed):
+def _pool_infer(name, allowed, rank):
     def infer(specs, attrs):
         x = specs[0]
         check_dtype(name, x, allowed, "input")
         if x.shape is None:
-            return (Spec((None,) * 4, x.dtype),)
+            return (Spec((None,) * (rank + 2), x.dtype),)
         g = PoolGeometry(x.shape, attrs["ksize"], attrs["strides"], attrs["padding"])
         return (Spec(g.out_shape, x.dtype),)
 
@@ -121,8 +151,8 @@ def _max_pool_impl(xp, x, ksize, strides, padding):
     if out.size == 0:
         return out
     xpad = g.pad(xp, x, _lowest(x.dtype))
-    for i, j, sl in g.taps(xpad):
-        if i == 0 and j == 0:
+    for tap, sl in g.taps(xpad):
+        if _first(tap):
             out[...] = xpad[sl]
         else:
             xp.maximum(out, xpad[sl], out=out)
@@ -135,7 +165,7 @@ def _avg_pool_impl(xp, x, ksize, strides, padding):
     if out.size == 0:
         return out
     xpad = g.pad(xp, x, 0)
-    for _, _, sl in g.taps(xpad):
+    for _, sl in g.taps(xpad):
         out += xpad[sl]
     out /= g.counts(xp, x.dtype)
     return out
@@ -147,15 +177,21 @@ def _windows_ref(x, ksize, strides, padding, reduce):
     out = np.zeros(g.out_shape)
     if out.size == 0:
         return out.astype(x.dtype)
-    for a in range(g.oh):
-        for b in range(g.ow):
-            r0, c0 = a * g.sh - g.pt, b * g.sw - g.pl
-            win = x[:, max(r0, 0) : min(r0 + g.kh, g.h), max(c0, 0) : min(c0 + g.kw, g.w), :].astype(np.float64)
-            out[:, a, b, :] = reduce(win.reshape(g.n, -1, g.c), axis=1)
+    for pos, win in g.windows():
+        values = x[(slice(None),) + win].astype(np.float64)
+        out[(slice(None),) + pos] = reduce(values.reshape(g.n, -1, g.c), axis=1)
     return out.astype(x.dtype)
 
 
-def _pool_cases():
+def _pool_cases(rank):
+    if rank == 3:
+        return [
+            ((1, 4, 4, 4, 1), (2, 2, 2), (2, 2, 2), "VALID"),
+            ((2, 3, 5, 4, 2), (2, 3, 2), (1, 2, 2), "SAME"),
+            ((1, 5, 3, 4, 2), (3, 2, 2), (2, 1, 3), "SAME"),
+            ((1, 4, 3, 3, 1), (2, 2, 2), (2, 1, 1), ((1, 0), (0, 1), (1, 1))),
+            ((1, 2, 2, 2, 1), (3, 1, 1), (1, 1, 1), "VALID"),  # window longer than the input: empty
+        ]
     return [
         ((1, 4, 4, 1), (2, 2), (2, 2), "VALID"),
         ((2, 5, 6, 3), (3, 3), (2, 2), "SAME"),
@@ -168,39 +204,45 @@ def _pool_cases():
     ]
 
 
-def _pool_samples(dtypes):
+def _pool_samples(dtypes, rank):
     def samples(rng):
         out = []
         for dt in dtypes:
-            for shape, k, s, p in _pool_cases():
+            for shape, k, s, p in _pool_cases(rank):
                 out.append(S.Sample((S.draw(rng, shape, dt),), {"ksize": k, "strides": s, "padding": p}))
-        x = S.draw(rng, (1, 6, 8, 2), D.float32)[:, :, ::2]
-        out.append(S.Sample((x,), {"ksize": (2, 2), "strides": (1, 1), "padding": "VALID"}, "strided"))
+        x = S.draw(rng, (1,) * (rank - 1) + (6, 8, 2), D.float32)[..., ::2, :]
+        out.append(S.Sample((x,), {"ksize": (2,) * rank, "strides": (1,) * rank, "padding": "VALID"}, "strided"))
         return out
 
     return samples
 
 
-max_pool2d_op = register(
-    OpDef(
-        name="max_pool2d",
-        kind="nn",
-        infer=_pool_infer("max_pool2d", _MAX_DTYPES),
-        impl=_max_pool_impl,
-        ref=lambda x, **a: _windows_ref(x, reduce=np.max, **a),
-        samples=_pool_samples((D.float32, D.float64, D.int32)),
+def _forward_ops(rank):
+    max_op = register(
+        OpDef(
+            name=f"max_pool{rank}d",
+            kind="nn",
+            infer=_pool_infer(f"max_pool{rank}d", _MAX_DTYPES, rank),
+            impl=_max_pool_impl,
+            ref=lambda x, **a: _windows_ref(x, reduce=np.max, **a),
+            samples=_pool_samples((D.float32, D.float64, D.int32), rank),
+        )
     )
-)
-avg_pool2d_op = register(
-    OpDef(
-        name="avg_pool2d",
-        kind="nn",
-        infer=_pool_infer("avg_pool2d", FLOATS),
-        impl=_avg_pool_impl,
-        ref=lambda x, **a: _windows_ref(x, reduce=np.mean, **a),
-        samples=_pool_samples((D.float32, D.float64)),
+    avg_op = register(
+        OpDef(
+            name=f"avg_pool{rank}d",
+            kind="nn",
+            infer=_pool_infer(f"avg_pool{rank}d", FLOATS, rank),
+            impl=_avg_pool_impl,
+            ref=lambda x, **a: _windows_ref(x, reduce=np.mean, **a),
+            samples=_pool_samples((D.float32, D.float64), rank),
+        )
     )
-)
+    return max_op, avg_op
+
+
+max_pool2d_op, avg_pool2d_op = _forward_ops(2)
+max_pool3d_op, avg_pool3d_op = _forward_ops(3)
 
 
 # --- gradients -----------------------------------------------------------------------------
@@ -210,7 +252,7 @@ def _first_max_masks(xp, g, xpad, y):
     """``(slice, mask)`` per tap: where that tap holds its window's maximum and no earlier
     tap (row-major) did."""
     taken = xp.zeros(y.shape, bool)
-    for _, _, sl in g.taps(xpad):
+    for _, sl in g.taps(xpad):
         m = xpad[sl] == y
         m &= ~taken
         taken |= m
@@ -232,7 +274,7 @@ def _max_pool_grad_impl(xp, x, y, dy, ksize, strides, padding):
 
 def _max_pool_grad_grad_impl(xp, x, y, ddx, ksize, strides, padding):
     """ddy: each output reads ``ddx`` at the (first) maximum of its window (the adjoint of
-    max_pool2d_grad in its gradient argument)."""
+    the max pool gradient in its gradient argument)."""
     g = PoolGeometry(x.shape, ksize, strides, padding)
     out = xp.zeros(y.shape, ddx.dtype)
     if y.size == 0:
@@ -249,81 +291,74 @@ def _avg_pool_grad_impl(xp, dy, x, ksize, strides, padding):
     """dx: each output's gradient, divided by its window's count, spread over the window;
     ``x`` is read for its shape only."""
     g = PoolGeometry(x.shape, ksize, strides, padding)
-    dxpad = xp.zeros((g.n, g.h + g.pt + g.pb, g.w + g.pl + g.pr, g.c), dy.dtype)
+    dxpad = xp.zeros(g.padded_shape, dy.dtype)
     if dy.size:
         share = dy / g.counts(xp, dy.dtype)
-        for _, _, sl in g.taps(dxpad):
+        for _, sl in g.taps(dxpad):
             dxpad[sl] += share
     return xp.ascontiguousarray(g.crop(dxpad))
+
+
+def _argmax_ref(x, g, n, win, c):
+    """The input index of the first maximum (row-major) of one window of image n, channel c."""
+    values = x[(n,) + win + (c,)]
+    best = np.unravel_index(np.argmax(values), values.shape)  # argmax: the first maximum
+    return (n,) + tuple(w.start + b for w, b in zip(win, best)) + (c,)
 
 
 def _max_grad_ref(x, y, dy, ksize, strides, padding):
     g = PoolGeometry(x.shape, ksize, strides, padding)
     dx = np.zeros(x.shape)
-    for n in range(g.n):
-        for a in range(g.oh):
-            for b in range(g.ow):
-                for c in range(g.c):
-                    r0, c0 = a * g.sh - g.pt, b * g.sw - g.pl
-                    best = None
-                    for i in range(max(r0, 0), min(r0 + g.kh, g.h)):
-                        for j in range(max(c0, 0), min(c0 + g.kw, g.w)):
-                            if best is None or x[n, i, j, c] > x[n, best[0], best[1], c]:
-                                best = (i, j)
-                    dx[n, best[0], best[1], c] += dy[n, a, b, c]
+    for pos, win in g.windows():
+        for n in range(g.n):
+            for c in range(g.c):
+                dx[_argmax_ref(x, g, n, win, c)] += dy[(n,) + pos + (c,)]
     return dx.astype(dy.dtype)
 
 
 def _max_grad_grad_ref(x, y, ddx, ksize, strides, padding):
     g = PoolGeometry(x.shape, ksize, strides, padding)
     out = np.zeros(y.shape)
-    for n in range(g.n):
-        for a in range(g.oh):
-            for b in range(g.ow):
-                for c in range(g.c):
-                    r0, c0 = a * g.sh - g.pt, b * g.sw - g.pl
-                    best = None
-                    for i in range(max(r0, 0), min(r0 + g.kh, g.h)):
-                        for j in range(max(c0, 0), min(c0 + g.kw, g.w)):
-                            if best is None or x[n, i, j, c] > x[n, best[0], best[1], c]:
-                                best = (i, j)
-                    out[n, a, b, c] = ddx[n, best[0], best[1], c]
+    for pos, win in g.windows():
+        for n in range(g.n):
+            for c in range(g.c):
+                out[(n,) + pos + (c,)] = ddx[_argmax_ref(x, g, n, win, c)]
     return out.astype(ddx.dtype)
 
 
 def _avg_grad_ref(dy, x, ksize, strides, padding):
     g = PoolGeometry(x.shape, ksize, strides, padding)
     dx = np.zeros(x.shape)
-    for a in range(g.oh):
-        for b in range(g.ow):
-            r0, c0 = a * g.sh - g.pt, b * g.sw - g.pl
-            rs, re = max(r0, 0), min(r0 + g.kh, g.h)
-            cs, ce = max(c0, 0), min(c0 + g.kw, g.w)
-            dx[:, rs:re, cs:ce, :] += dy[:, a : a + 1, b : b + 1, :] / ((re - rs) * (ce - cs))
+    for pos, win in g.windows():
+        count = np.prod([w.stop - w.start for w in win])
+        dx[(slice(None),) + win] += dy[(slice(None),) + pos][(slice(None),) + (None,) * len(win)] / count
     return dx.astype(dy.dtype)
 
 
-def _max_grad_infer(name):
+def _max_grad_infer(name, of_input):
     def infer(specs, attrs):
         x, y, d = specs
         same_dtype(name, (x, y), ("input", "output"))
         check_dtype(name, d, FLOATS, "grad")
-        return (Spec(x.shape if name == "max_pool2d_grad" else y.shape, d.dtype),)
+        return (Spec(x.shape if of_input else y.shape, d.dtype),)
 
     return infer
 
 
-def _avg_grad_infer(specs, attrs):
-    dy, x = specs
-    check_dtype("avg_pool2d_grad", dy, FLOATS, "grad")
-    return (Spec(x.shape, dy.dtype),)
+def _avg_grad_infer(name):
+    def infer(specs, attrs):
+        dy, x = specs
+        check_dtype(name, dy, FLOATS, "grad")
+        return (Spec(x.shape, dy.dtype),)
+
+    return infer
 
 
-def _grad_samples(which):
+def _grad_samples(which, rank):
     def samples(rng):
         out = []
         for dt in (D.float32, D.float64):
-            for shape, k, s, p in _pool_cases():
+            for shape, k, s, p in _pool_cases(rank):
                 a = {"ksize": k, "strides": s, "padding": p}
                 x = S.draw(rng, shape, dt)
                 if which == "avg":
@@ -338,34 +373,41 @@ def _grad_samples(which):
     return samples
 
 
-max_pool2d_grad_op = register(
-    OpDef(
-        name="max_pool2d_grad",
-        kind="nn",
-        infer=_max_grad_infer("max_pool2d_grad"),
-        impl=_max_pool_grad_impl,
-        ref=_max_grad_ref,
-        samples=_grad_samples("max"),
+def _grad_ops(rank):
+    grad = f"max_pool{rank}d_grad"
+    max_grad_op = register(
+        OpDef(
+            name=grad,
+            kind="nn",
+            infer=_max_grad_infer(grad, True),
+            impl=_max_pool_grad_impl,
+            ref=_max_grad_ref,
+            samples=_grad_samples("max", rank),
+        )
     )
-)
-max_pool2d_grad_grad_op = register(
-    OpDef(
-        name="max_pool2d_grad_grad",
-        kind="nn",
-        infer=_max_grad_infer("max_pool2d_grad_grad"),
-        impl=_max_pool_grad_grad_impl,
-        ref=_max_grad_grad_ref,
-        samples=_grad_samples("max_grad"),
+    max_grad_grad_op = register(
+        OpDef(
+            name=f"{grad}_grad",
+            kind="nn",
+            infer=_max_grad_infer(f"{grad}_grad", False),
+            impl=_max_pool_grad_grad_impl,
+            ref=_max_grad_grad_ref,
+            samples=_grad_samples("max_grad", rank),
+        )
     )
-)
-avg_pool2d_grad_op = register(
-    OpDef(
-        name="avg_pool2d_grad",
-        kind="nn",
-        infer=_avg_grad_infer,
-        impl=_avg_pool_grad_impl,
-        ref=_avg_grad_ref,
-        samples=_grad_samples("avg"),
-        shape_only_inputs=(1,),
+    avg_grad_op = register(
+        OpDef(
+            name=f"avg_pool{rank}d_grad",
+            kind="nn",
+            infer=_avg_grad_infer(f"avg_pool{rank}d_grad"),
+            impl=_avg_pool_grad_impl,
+            ref=_avg_grad_ref,
+            samples=_grad_samples("avg", rank),
+            shape_only_inputs=(1,),
+        )
     )
-)
+    return max_grad_op, max_grad_grad_op, avg_grad_op
+
+
+max_pool2d_grad_op, max_pool2d_grad_grad_op, avg_pool2d_grad_op = _grad_ops(2)
+max_pool3d_grad_op, max_pool3d_grad_grad_op, avg_pool3d_grad_op = _grad_ops(3)

@@ -1,6 +1,8 @@
 """Pooling layers: ``MaxPooling1D``, ``AveragePooling1D``, ``MaxPooling2D``, ``AveragePooling2D``,
 ``GlobalMaxPooling2D``, ``GlobalAveragePooling2D`` (channels-last inputs, as Keras 3 defaults),
-``GlobalMaxPooling1D`` and ``GlobalAveragePooling1D`` (either data format)."""
+``GlobalMaxPooling1D`` and ``GlobalAveragePooling1D`` (either data format), and
+``MaxPooling3D``, ``AveragePooling3D``, ``GlobalMaxPooling3D`` and ``GlobalAveragePooling3D``
+(either data format)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,15 @@ from ...api import array_ops, math_ops, pooling_ops, reduction_ops
 from ...core.shapes import TensorShape
 from ...eager.convert import convert_to_tensor
 from .base import _ndim_error, _pair, _single
-from .conv_utils import output_length
+from .conv_utils import (
+    data_format_arg,
+    from_channels_last,
+    join_shape,
+    output_length,
+    split_shape,
+    to_channels_last,
+    triple,
+)
 from .policy import PolicyLayer
 
 
@@ -196,9 +206,91 @@ class GlobalMaxPooling1D(_GlobalPooling1D):
         return reduction_ops.reduce_max(x, axis=axis, keepdims=self.keepdims)
 
 
+class _Pooling3D(_Pooling):
+    """Pooling over the depth, height and width of 5-D inputs, channels last or first (which
+    is transposed to channels last and back)."""
+
+    _window = staticmethod(triple)
+
+    def __init__(self, pool_size=(2, 2, 2), strides=None, padding="valid", data_format=None, name=None, **kwargs):
+        super().__init__(pool_size, strides, padding, None, name, **kwargs)
+        self.data_format = data_format_arg(data_format)
+
+    def call(self, inputs):
+        x = self._checked_input(convert_to_tensor(inputs), 5)
+        x = to_channels_last(x, self.data_format, 3)
+        out = type(self)._pool(x, self.pool_size, self.strides, self.padding.upper())
+        return from_channels_last(out, self.data_format, 3)
+
+    def compute_output_shape(self, input_shape):
+        shape = TensorShape(input_shape)
+        if shape.rank != 5:
+            raise ValueError(f"{type(self).__name__} expects a 5-D input shape, got {input_shape}.")
+        n, sizes, c = split_shape(shape.as_list(), self.data_format)
+        dims = [output_length(size, k, s, 1, self.padding) for size, k, s in zip(sizes, self.pool_size, self.strides)]
+        return TensorShape(join_shape(n, dims, c, self.data_format))
+
+
+class MaxPooling3D(_Pooling3D):
+    """Maximum over ``pool_size`` (depth, height, width) windows moved by ``strides`` (default:
+    ``pool_size``)."""
+
+    _pool = staticmethod(pooling_ops.max_pool3d)
+
+
+class AveragePooling3D(_Pooling3D):
+    """Mean over ``pool_size`` (depth, height, width) windows; with ``padding='same'`` the
+    padding is not counted."""
+
+    _pool = staticmethod(pooling_ops.avg_pool3d)
+
+    def __init__(self, pool_size, strides=None, padding="valid", data_format=None, name=None, **kwargs):
+        # Keras 3 gives MaxPooling3D a default pool_size, but not AveragePooling3D
+        super().__init__(pool_size, strides, padding, data_format, name, **kwargs)
+
+
+class _GlobalPooling3D(PolicyLayer):
+    _reduce = None
+
+    def __init__(self, data_format=None, keepdims=False, name=None, **kwargs):
+        super().__init__(name=name, **kwargs)
+        self.data_format = data_format_arg(data_format)
+        self.keepdims = bool(keepdims)
+
+    def call(self, inputs):
+        x = convert_to_tensor(inputs)
+        if x.shape.rank is not None and x.shape.rank != 5:
+            raise _ndim_error(self, "ndim=5", x.shape)
+        axes = [1, 2, 3] if self.data_format == "channels_last" else [2, 3, 4]
+        return type(self)._reduce(x, axis=axes, keepdims=self.keepdims)
+
+    def compute_output_shape(self, input_shape):
+        n, _, c = split_shape(TensorShape(input_shape).as_list(), self.data_format)
+        if not self.keepdims:
+            return TensorShape([n, c])
+        return TensorShape(join_shape(n, [1, 1, 1], c, self.data_format))
+
+
+class GlobalAveragePooling3D(_GlobalPooling3D):
+    """The mean over the depth, height and width: ``(batch, d, h, w, c) -> (batch, c)`` (or
+    ``(batch, 1, 1, 1, c)`` with ``keepdims=True``; channels first alike)."""
+
+    _reduce = staticmethod(reduction_ops.reduce_mean)
+
+
+class GlobalMaxPooling3D(_GlobalPooling3D):
+    """The maximum over the depth, height and width: ``(batch, d, h, w, c) -> (batch, c)``."""
+
+    _reduce = staticmethod(reduction_ops.reduce_max)
+
+
 MaxPool2D = MaxPooling2D
 AvgPool2D = AveragePooling2D
 GlobalAvgPool2D = GlobalAveragePooling2D
 GlobalMaxPool2D = GlobalMaxPooling2D
 GlobalAvgPool1D = GlobalAveragePooling1D
 GlobalMaxPool1D = GlobalMaxPooling1D
+MaxPool3D = MaxPooling3D
+AvgPool3D = AveragePooling3D
+GlobalAvgPool3D = GlobalAveragePooling3D
+GlobalMaxPool3D = GlobalMaxPooling3D
