@@ -6,7 +6,8 @@ merging, reshaping and activation layers), ``Model`` (subclassed or functional) 
 ``model.losses``: ``add_loss`` and ``regularizers`` penalties), ``optimizers`` (``SGD``,
 ``Adam``, ``AdamW``, ``RMSprop``, ``Adagrad``, ``LossScaleOptimizer``, with
 ``optimizers.schedules``), ``mixed_precision`` (dtype policies), ``losses``, ``metrics``,
-``callbacks``, ``activations``, ``initializers`` and ``utils``. Layers create their weights on their first call,
+``callbacks``, ``activations``, ``initializers``, ``utils`` and ``ops`` (Keras 3's
+backend-neutral functions, with Keras's dtype promotion). Layers create their weights on their first call,
 which may happen inside a ``tfunc.function`` on its first trace; optimizers create their slot
 variables on their first ``apply_gradients``; ``fit`` runs its steps as ``tfunc.function``s.
 """
@@ -21,6 +22,7 @@ from . import (
     metrics,
     mixed_precision,
     models,
+    ops,
     optimizers,
     regularizers,
     saving,
@@ -40,6 +42,7 @@ __all__ = [
     "metrics",
     "mixed_precision",
     "models",
+    "ops",
     "optimizers",
     "regularizers",
     "saving",

@@ -1,0 +1,204 @@
+"""``tfunc.keras.ops`` (Keras 3's ``keras.ops``): dtypes against what Keras 3.15 computes
+(``fixtures/keras_ops_dtypes.json``, written by ``make_keras_ops_dtypes.py``), values against
+NumPy, eagerly and inside ``tf.function``."""
+
+import json
+import os
+
+import numpy as np
+import pytest
+
+import tfunc as tf
+from tfunc.keras import ops
+
+with open(os.path.join(os.path.dirname(__file__), "fixtures", "keras_ops_dtypes.json")) as f:
+    KERAS = json.load(f)
+
+WEAK = {"int": 1, "float": 1.5}
+PY = {"int": int, "float": float}
+rng = np.random.RandomState(3)
+F32 = rng.randn(3, 4).astype(np.float32)
+I32 = rng.randint(-5, 6, (3, 4)).astype(np.int32)
+
+
+def _operand(kind):
+    if kind in WEAK:
+        return WEAK[kind]
+    if kind == "bool":
+        return np.arange(9).reshape(3, 3) % 2 == 0
+    return (np.arange(9).reshape(3, 3) + 1).astype(kind)
+
+
+@pytest.mark.parametrize("pair", sorted(KERAS["result_type"]))
+def test_result_type_is_keras_lattice(pair):
+    a, b = pair.split(",")
+    assert ops.result_type(PY.get(a, a), PY.get(b, b)).name == KERAS["result_type"][pair]
+
+
+@pytest.mark.parametrize("call", KERAS["calls"], ids=lambda c: f"{c['fn']}({','.join(c['args'])})")
+def test_result_dtypes_are_keras(call):
+    args = [_operand(k) for k in call["args"]]
+    fn = getattr(ops, call["fn"])
+    assert fn(*args, **call["kwargs"]).dtype.name == call["dtype"]
+    tensors = [tf.constant(a) if isinstance(a, np.ndarray) else a for a in args]
+    assert tf.function(lambda *t: fn(*t, **call["kwargs"]))(*tensors).dtype.name == call["dtype"]
+
+
+def both(fn, *args):
+    """``fn`` eagerly and traced (array arguments as tensors); the two must agree."""
+    eager = fn(*args)
+    traced = tf.function(lambda *t: fn(*t))(*[tf.constant(a) if isinstance(a, np.ndarray) else a for a in args])
+    for e, t in zip(tf.nest.flatten(eager), tf.nest.flatten(traced)):
+        assert e.dtype == t.dtype and e.shape == t.shape
+        np.testing.assert_allclose(np.asarray(e), np.asarray(t), rtol=1e-6, atol=1e-6)
+    return eager
+
+
+NUMPY_CASES = [
+    ("sum axis", lambda o, x: o.sum(x, axis=1), lambda x: x.sum(1), F32),
+    ("mean keepdims", lambda o, x: o.mean(x, axis=0, keepdims=True), lambda x: x.mean(0, keepdims=True), F32),
+    ("max all", lambda o, x: o.max(x), np.max, F32),
+    ("argmax flat", lambda o, x: o.argmax(x), np.argmax, F32),
+    ("argmin axis", lambda o, x: o.argmin(x, axis=1), lambda x: x.argmin(1), F32),
+    ("std", lambda o, x: o.std(x, axis=0), lambda x: x.std(0), F32),
+    ("var", lambda o, x: o.var(x), np.var, F32),
+    ("cumsum flat", lambda o, x: o.cumsum(x), np.cumsum, I32),
+    ("cumprod axis", lambda o, x: o.cumprod(x, axis=1), lambda x: x.cumprod(1), F32),
+    ("clip", lambda o, x: o.clip(x, -0.5, 0.5), lambda x: np.clip(x, -0.5, 0.5), F32),
+    ("round decimals", lambda o, x: o.round(x * 10, 1), lambda x: np.round(x * 10, 1), F32),
+    ("split sections", lambda o, x: o.split(x, [1, 3], axis=1), lambda x: np.split(x, [1, 3], axis=1), F32),
+    ("array_split", lambda o, x: o.array_split(x, 3, axis=1), lambda x: np.array_split(x, 3, axis=1), F32),
+    ("tile", lambda o, x: o.tile(x, (2, 1, 1)), lambda x: np.tile(x, (2, 1, 1)), F32),
+    ("repeat", lambda o, x: o.repeat(x, 2, axis=1), lambda x: np.repeat(x, 2, axis=1), F32),
+    ("flip", lambda o, x: o.flip(x), np.flip, F32),
+    ("roll flat", lambda o, x: o.roll(x, 5), lambda x: np.roll(x, 5), F32),
+    ("moveaxis", lambda o, x: o.moveaxis(x, 0, -1), lambda x: np.moveaxis(x, 0, -1), F32),
+    ("pad reflect", lambda o, x: o.pad(x, 1, mode="reflect"), lambda x: np.pad(x, 1, mode="reflect"), F32),
+    ("take negative", lambda o, x: o.take(x, np.array([0, -1]), axis=1), lambda x: np.take(x, [0, -1], axis=1), F32),
+    (
+        "take_along_axis",
+        lambda o, x: o.take_along_axis(x, np.argsort(F32, 1)[:, :2], axis=1),
+        lambda x: np.take_along_axis(x, np.argsort(F32, 1)[:, :2], axis=1),
+        F32,
+    ),
+    ("argsort", lambda o, x: o.argsort(x, axis=0), lambda x: np.argsort(x, axis=0, kind="stable"), I32),
+    ("diagonal offset", lambda o, x: o.diagonal(x, 1), lambda x: np.diagonal(x, 1), F32),
+    ("diagonal negative", lambda o, x: o.diagonal(x, -1), lambda x: np.diagonal(x, -1), F32),
+    ("diag vector", lambda o, x: o.diag(x[0], -1), lambda x: np.diag(x[0], -1), F32),
+    ("trace", lambda o, x: o.trace(x, 1), lambda x: np.trace(x, 1), I32),
+    ("tril", lambda o, x: o.tril(x, -1), lambda x: np.tril(x, -1), F32),
+    ("triu", lambda o, x: o.triu(x, 1), lambda x: np.triu(x, 1), F32),
+    ("outer", lambda o, x: o.outer(x[0], x[1]), lambda x: np.outer(x[0], x[1]), F32),
+    ("dot", lambda o, x: o.dot(x, x.T if isinstance(x, np.ndarray) else o.transpose(x)), lambda x: x @ x.T, F32),
+    (
+        "tensordot",
+        lambda o, x: o.tensordot(x, x, ((0, 1), (0, 1))),
+        lambda x: np.tensordot(x, x, ((0, 1), (0, 1))),
+        F32,
+    ),
+    ("hypot", lambda o, x: o.hypot(x, 2.0), lambda x: np.hypot(x, np.float32(2.0)), F32),
+    ("logaddexp", lambda o, x: o.logaddexp(x, 0.5), lambda x: np.logaddexp(x, np.float32(0.5)), F32),
+    ("mod", lambda o, x: o.mod(x, 3), lambda x: np.mod(x, 3), I32),
+    ("fmod", lambda o, x: o.fmod(x, 3), lambda x: np.fmod(x, 3), I32),
+    ("nonzero", lambda o, x: o.nonzero(x), np.nonzero, I32),
+]
+
+
+@pytest.mark.parametrize("name,fn,ref,x", NUMPY_CASES, ids=[c[0] for c in NUMPY_CASES])
+def test_numpy_functions_match_numpy(name, fn, ref, x):
+    out = both(lambda t: fn(ops, t), x)
+    expected = ref(x)
+    for got, want in zip(tf.nest.flatten(out), tf.nest.flatten(expected)):
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5, atol=1e-6)
+
+
+def test_creation_functions():
+    np.testing.assert_array_equal(ops.arange(1, 7, 2), [1, 3, 5])
+    assert ops.arange(0, 3, 0.5).dtype == tf.float32 and ops.arange(5).dtype == tf.int32
+    np.testing.assert_allclose(ops.linspace(0, 1, 5), np.linspace(0, 1, 5), atol=1e-7)
+    np.testing.assert_allclose(ops.linspace(0, 1, 4, endpoint=False), np.linspace(0, 1, 4, endpoint=False))
+    np.testing.assert_array_equal(ops.eye(3, 4, 1), np.eye(3, 4, 1))
+    np.testing.assert_array_equal(ops.tri(3, 4, -1), np.tri(3, 4, -1))
+    assert ops.full((2,), 1).dtype == tf.float32  # floatx, whatever the value
+    np.testing.assert_array_equal(ops.full_like(I32, 7), np.full_like(I32, 7))
+
+
+def test_shape_is_a_tuple_with_run_time_dimensions():
+    assert ops.shape(F32) == (3, 4) and ops.ndim(F32) == 2 and int(ops.size(F32)) == 12
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 4])])
+    def f(x):
+        rows, cols = ops.shape(x)
+        assert cols == 4 and tf.is_tensor(rows)
+        return rows
+
+    assert int(f(tf.zeros([5, 4]))) == 5
+
+
+def _sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def test_nn_functions():
+    x = F32
+    np.testing.assert_allclose(both(ops.softmax, x), np.exp(x) / np.exp(x).sum(-1, keepdims=True), rtol=1e-5)
+    whole = both(lambda t: ops.softmax(t, axis=None), x)
+    np.testing.assert_allclose(whole, np.exp(x) / np.exp(x).sum(), rtol=1e-5)
+    np.testing.assert_allclose(
+        both(ops.gelu, x), 0.5 * x * (1 + np.tanh(0.7978845608 * (x + 0.044715 * x**3))), atol=1e-6
+    )
+    assert ops.relu(I32).dtype == tf.int32  # integers stay integers
+    np.testing.assert_array_equal(ops.relu6(I32 * 3), np.clip(I32 * 3, 0, 6))
+    target = (x > 0).astype(np.float32)
+    np.testing.assert_allclose(
+        both(lambda t: ops.binary_crossentropy(target, t, from_logits=True), x),
+        -(target * np.log(_sigmoid(x)) + (1 - target) * np.log(1 - _sigmoid(x))),
+        rtol=1e-5,
+    )
+    labels = np.array([0, 2, 1])
+    log_p = x - np.log(np.exp(x).sum(-1, keepdims=True))
+    np.testing.assert_allclose(
+        both(lambda t: ops.sparse_categorical_crossentropy(labels, t, from_logits=True), x),
+        -log_p[np.arange(3), labels],
+        rtol=1e-5,
+    )
+    np.testing.assert_array_equal(ops.multi_hot(np.array([[0, 2], [1, 1]]), 3), [[1, 0, 1], [0, 1, 0]])
+    mean, variance = ops.moments(x, [0])
+    np.testing.assert_allclose(mean, x.mean(0), rtol=1e-5)
+    np.testing.assert_allclose(variance, x.var(0), rtol=1e-5)
+    np.testing.assert_allclose(ops.normalize(x), x / np.linalg.norm(x, axis=-1, keepdims=True), rtol=1e-5)
+
+
+def test_convolution_and_pooling_take_keras_layouts():
+    img = rng.randn(2, 7, 6, 3).astype(np.float32)
+    kernel = rng.randn(3, 3, 3, 4).astype(np.float32)
+    expected = tf.nn.conv2d(img, kernel, 1, "SAME").numpy()
+    np.testing.assert_allclose(both(lambda t: ops.conv(t, kernel, padding="same"), img), expected, rtol=1e-4, atol=1e-5)
+    first = np.transpose(img, (0, 3, 1, 2))
+    out = ops.conv(first, kernel, padding="same", data_format="channels_first")
+    np.testing.assert_allclose(np.transpose(out, (0, 2, 3, 1)), expected, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(ops.max_pool(img, 2), tf.nn.max_pool2d(img, 2, 2, "VALID"))
+
+
+def test_control_flow():
+    assert int(ops.fori_loop(0, 5, lambda i, v: v + i, 0)) == 10
+    i, total = ops.while_loop(lambda i, s: i < 5, lambda i, s: (i + 1, s + i), (0, 0))
+    assert (int(i), int(total)) == (5, 10)
+    carry, ys = ops.scan(lambda c, x: (c + x, c * x), 0.0, np.arange(5.0, dtype=np.float32))
+    assert float(carry) == 10.0
+    np.testing.assert_array_equal(ys, [0, 0, 2, 9, 24])  # x times the sum before it
+    np.testing.assert_array_equal(ops.switch(5, [lambda v: v + 1, lambda v: v * 10], np.ones(2)), [10, 10])  # clamped
+    np.testing.assert_array_equal(
+        ops.slice_update(np.zeros((3, 3)), (1, 1), np.ones((2, 2))), np.pad(np.ones((2, 2)), ((1, 0), (1, 0)))
+    )
+
+
+def test_linalg_uses_numpys_conventions():
+    a = rng.randn(4, 4).astype(np.float32) + 4 * np.eye(4, dtype=np.float32)
+    u, s, vh = ops.svd(a)
+    np.testing.assert_allclose((np.asarray(u) * np.asarray(s)) @ np.asarray(vh), a, atol=1e-4)
+    np.testing.assert_allclose(ops.norm(a), np.linalg.norm(a), rtol=1e-5)
+    np.testing.assert_allclose(ops.norm(a, ord=1, axis=0), np.linalg.norm(a, 1, axis=0), rtol=1e-5)
+    spd = a @ a.T
+    upper = ops.cholesky(spd, upper=True).numpy()
+    np.testing.assert_allclose(upper.T @ upper, spd, rtol=1e-4)

@@ -1,0 +1,301 @@
+"""``keras.ops`` core and math functions: control flow (``cond``, ``while_loop``, ``fori_loop``,
+``scan``, ``map``, ``switch``), slices and scatters, ``stop_gradient``, ``custom_gradient``,
+``top_k``, ``logsumexp``, segment reductions; and ``keras.ops.linalg``.  Each is a thin layer
+over tfunc's TensorFlow-shaped function, with Keras's argument names and conventions."""
+
+from __future__ import annotations
+
+from ...api import (
+    array_ops,
+    control_flow_ops,
+    creation_ops,
+    functional_ops,
+    indexing_ops,
+    linalg_ops,
+    math_composites,
+    math_ops,
+    reduction_ops,
+    segment_ops,
+    signal_ops,
+    slicing,
+    sort_ops,
+)
+from ...api import (
+    custom_gradient as _custom_gradient,
+)
+from ...core import dtypes as D
+from ...core import nest
+from .numpy import _float, convert_to_tensor
+
+# --- control flow -------------------------------------------------------------------------------------
+
+
+__all__ = [
+    "cholesky",
+    "cond",
+    "custom_gradient",
+    "det",
+    "erf",
+    "extract_sequences",
+    "fori_loop",
+    "in_top_k",
+    "inv",
+    "logdet",
+    "logsumexp",
+    "map",
+    "norm",
+    "qr",
+    "rsqrt",
+    "saturate_cast",
+    "scan",
+    "scatter",
+    "scatter_update",
+    "segment_max",
+    "segment_sum",
+    "slice",
+    "slice_update",
+    "solve",
+    "solve_triangular",
+    "stop_gradient",
+    "svd",
+    "switch",
+    "top_k",
+    "unstack",
+    "while_loop",
+]
+
+
+def cond(pred, true_fn, false_fn):
+    return control_flow_ops.cond(pred, true_fn, false_fn)
+
+
+def while_loop(cond, body, loop_vars, maximum_iterations=None):
+    """Keras's loop: ``body`` takes the loop variables as separate arguments when they are a
+    tuple or list, and returns them in the same structure."""
+    is_sequence = isinstance(loop_vars, (tuple, list))
+    state = tuple(loop_vars) if is_sequence else (loop_vars,)
+
+    def c(*vs):
+        return cond(*vs)
+
+    def b(*vs):
+        out = body(*vs)
+        return tuple(out) if is_sequence else (out,)
+
+    out = control_flow_ops.while_loop(c, b, state, maximum_iterations=maximum_iterations)
+    return type(loop_vars)(out) if is_sequence and isinstance(loop_vars, list) else (out if is_sequence else out[0])
+
+
+def fori_loop(lower, upper, body_fun, init_val):
+    """``init_val`` passed through ``body_fun(i, val)`` for i in [lower, upper)."""
+
+    def body(i, val):
+        return i + 1, body_fun(i, val)
+
+    _, out = control_flow_ops.while_loop(lambda i, _: i < upper, body, (convert_to_tensor(lower, D.int32), init_val))
+    return out
+
+
+def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
+    """JAX's scan: ``f(carry, x) -> (carry, y)`` over the leading axis of ``xs`` (or ``length``
+    steps with x None); returns (final carry, stacked ys).  The steps are unrolled (each one
+    traced inside a ``tf.function``), so the length must be known while tracing."""
+    if xs is None:
+        if length is None:
+            raise ValueError("scan needs `xs` or `length`.")
+        xs_ = creation_ops.zeros([length])
+        step = lambda c, _x: f(c, None)  # noqa: E731
+    else:
+        xs_, step = xs, f
+    n = int(convert_to_tensor(_first(xs_)).shape[0] if length is None else length)
+    if n == 0:
+        raise ValueError("scan over zero steps: the ys' structure is unknown.")
+    carry, ys = init, []
+    order = range(n - 1, -1, -1) if reverse else range(n)
+    for i in order:
+        x = _index(xs_, i)
+        carry, y = step(carry, x)
+        ys.append(y)
+    if reverse:
+        ys.reverse()
+    return carry, _stack(ys)
+
+
+def _first(tree):
+    return nest.flatten(tree)[0]
+
+
+def _index(tree, i):
+    return nest.map_structure(lambda t: convert_to_tensor(t)[i], tree)
+
+
+def _stack(ys):
+    if ys[0] is None:
+        return None
+    return nest.map_structure(lambda *v: array_ops.stack(list(v)), *ys)
+
+
+def map(f, xs):
+    """``f`` applied to each slice of ``xs`` along its leading axis, stacked."""
+    return functional_ops.map_fn(f, xs)
+
+
+def switch(index, branches, *operands):
+    """``branches[index](*operands)``, the index clamped into range (as Keras)."""
+    i = math_ops.clip_by_value(convert_to_tensor(index, D.int32), 0, len(branches) - 1)
+    return functional_ops.switch_case(i, [lambda b=b: b(*operands) for b in branches])
+
+
+def stop_gradient(variable):
+    return array_ops.stop_gradient(convert_to_tensor(variable))
+
+
+def custom_gradient(f):
+    return _custom_gradient.custom_gradient(f)
+
+
+# --- slices and scatters ------------------------------------------------------------------------------
+
+
+def slice(inputs, start_indices, shape):
+    return slicing.slice_(convert_to_tensor(inputs), start_indices, shape)
+
+
+def slice_update(inputs, start_indices, updates):
+    """``inputs`` with the block at ``start_indices`` replaced by ``updates``."""
+    x = convert_to_tensor(inputs)
+    u = math_ops.cast(convert_to_tensor(updates), x.dtype)
+    starts = convert_to_tensor(start_indices, D.int32)
+    grids = array_ops.stack(
+        indexing_ops.meshgrid(*[creation_ops.range(d) for d in array_ops.unstack(array_ops.shape(u))], indexing="ij"),
+        axis=-1,
+    )
+    return indexing_ops.tensor_scatter_nd_update(x, grids + starts, u)
+
+
+def scatter(indices, values, shape):
+    """A zero tensor of ``shape`` with ``values`` added at ``indices`` (duplicates add)."""
+    return indexing_ops.scatter_nd(convert_to_tensor(indices), convert_to_tensor(values), shape)
+
+
+def scatter_update(inputs, indices, updates, reduction=None):
+    x = convert_to_tensor(inputs)
+    idx = convert_to_tensor(indices)
+    u = math_ops.cast(convert_to_tensor(updates), x.dtype)
+    fns = {
+        None: indexing_ops.tensor_scatter_nd_update,
+        "add": indexing_ops.tensor_scatter_nd_add,
+        "max": indexing_ops.tensor_scatter_nd_max,
+        "min": indexing_ops.tensor_scatter_nd_min,
+    }
+    if reduction not in fns:
+        raise ValueError(f"scatter_update: reduction must be None, 'add', 'max' or 'min', got {reduction!r}.")
+    return fns[reduction](x, idx, u)
+
+
+def unstack(x, num=None, axis=0):
+    return array_ops.unstack(convert_to_tensor(x), num=num, axis=axis)
+
+
+def saturate_cast(x, dtype):
+    return math_composites.saturate_cast(convert_to_tensor(x), D.as_dtype(dtype))
+
+
+# --- math -------------------------------------------------------------------------------------------
+
+
+def top_k(x, k, sorted=True):
+    values, indices = sort_ops.top_k(convert_to_tensor(x), k=k, sorted=sorted)
+    return values, indices
+
+
+def in_top_k(targets, predictions, k):
+    return math_composites.in_top_k(convert_to_tensor(targets), _float(predictions), k)
+
+
+def logsumexp(x, axis=None, keepdims=False):
+    return reduction_ops.reduce_logsumexp(_float(x), axis=axis, keepdims=keepdims)
+
+
+def _segment(sorted_fn, unsorted_fn):
+    def op(data, segment_ids, num_segments=None, sorted=False):
+        data, ids = convert_to_tensor(data), convert_to_tensor(segment_ids)
+        if num_segments is None:
+            if not sorted:
+                raise ValueError("Argument `num_segments` must be set when `sorted=False`.")
+            return sorted_fn(data, ids)
+        return unsorted_fn(data, ids, num_segments)
+
+    return op
+
+
+segment_sum = _segment(segment_ops.segment_sum, segment_ops.unsorted_segment_sum)
+segment_max = _segment(segment_ops.segment_max, segment_ops.unsorted_segment_max)
+
+
+def erf(x):
+    return math_ops.erf(_float(x))
+
+
+def rsqrt(x):
+    return math_ops.rsqrt(_float(x))
+
+
+def extract_sequences(x, sequence_length, sequence_stride):
+    """Frames of ``sequence_length`` every ``sequence_stride`` along the last axis."""
+    return signal_ops.frame(convert_to_tensor(x), sequence_length, sequence_stride)
+
+
+# --- linalg ---------------------------------------------------------------------------------------
+
+
+def cholesky(x, upper=False):
+    lower = linalg_ops.cholesky(_float(x))
+    return linalg_ops.adjoint(lower) if upper else lower
+
+
+def det(x):
+    return linalg_ops.det(_float(x))
+
+
+def inv(x):
+    return linalg_ops.inv(_float(x))
+
+
+def solve(a, b):
+    return linalg_ops.solve(_float(a), _float(b))
+
+
+def solve_triangular(a, b, lower=False):
+    return linalg_ops.triangular_solve(_float(a), _float(b), lower=lower)
+
+
+def qr(x, mode="reduced"):
+    if mode not in ("reduced", "complete"):
+        raise ValueError(
+            f"`mode` argument value not supported. Expected one of {{'reduced', 'complete'}}. Received: mode={mode}"
+        )
+    return tuple(linalg_ops.qr(_float(x), full_matrices=mode == "complete"))
+
+
+def svd(x, full_matrices=True, compute_uv=True):
+    """NumPy's order: (u, s, vh)."""
+    out = linalg_ops.svd(_float(x), full_matrices=full_matrices, compute_uv=compute_uv)
+    if not compute_uv:
+        return out
+    s, u, v = out
+    return u, s, linalg_ops.adjoint(v)
+
+
+def logdet(x):
+    return linalg_ops.logdet(_float(x))
+
+
+def norm(x, ord=None, axis=None, keepdims=False):
+    """NumPy's norms: the 2-norm of a vector, Frobenius of a matrix by default."""
+    x = _float(x)
+    if ord is None:
+        ord = "euclidean"
+    if axis is None and x.shape.rank > 1 and ord in ("fro", "euclidean"):
+        return math_ops.sqrt(reduction_ops.reduce_sum(math_ops.square(x), keepdims=keepdims))
+    return linalg_ops.norm(x, ord=ord, axis=axis, keepdims=keepdims)
