@@ -1,16 +1,32 @@
-"""``tf.image.resize`` (bilinear and nearest neighbour, TensorFlow 2's half-pixel centres).
-The ops are defined in :mod:`tfunc.ops.image`, their gradients in
-:mod:`tfunc.autodiff.image_grad`."""
+"""``tf.image``: ``resize`` (bilinear and nearest neighbour, TensorFlow 2's half-pixel centres)
+and ``adjust_contrast`` are ops (defined in :mod:`tfunc.ops.image`, their gradients in
+:mod:`tfunc.autodiff.image_grad`); the rest (flips, crops and pads, colour spaces and
+adjustments, metrics, patches, the random and stateless random functions) are composites of
+existing ops, so their gradients come from those ops'."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..core import dtypes as D
+from ..core.errors import InvalidArgumentError
 from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import call
+from ..eager.tensor import Tensor
 from ..ops.image import RESIZE_DTYPES, adjust_contrast_op, resize_op
-from ..ops.infer import check_dtype
-from .array_ops import _required_static_ints, expand_dims, squeeze
-from .math_ops import cast
+from ..ops.infer import FLOATS, check_dtype
+from . import array_ops
+from . import math_ops as M
+from . import reduction_ops as R
+from .array_composites import reverse, tensordot
+from .array_ops import _required_static_ints, expand_dims, squeeze, tile
+from .creation_ops import ones_like, zeros_like
+from .indexing_ops import pad
+from .math_composites import reduce_std, saturate_cast
+from .math_ops import cast, clip_by_value
+from .nn_ops import depthwise_conv2d
+from .random_ops import stateless_uniform, uniform
+from .slicing import slice_
 
 
 class ResizeMethod:
@@ -104,3 +120,550 @@ def adjust_contrast(images, contrast_factor):
         raise TypeError(f"tfunc.image.adjust_contrast needs floating-point images, got {x.dtype.name}.")
     factor = convert_to_tensor(contrast_factor, dtype=x.dtype)
     return call(adjust_contrast_op, (x, factor))
+
+
+# --- the rest of tf.image: composites of existing ops (so gradients come free) ------------------
+# They follow tensorflow/python/ops/image_ops_impl.py step by step: images are [h, w, c] or
+# [batch, h, w, c], and the crop/pad/patch geometry must be known while tracing.
+
+
+def _image(image, what="image"):
+    """``image`` as a tensor of rank 3 or 4 (TensorFlow's messages for other ranks)."""
+    x = convert_to_tensor(image)
+    rank = x.shape.rank
+    if rank is None:
+        raise ValueError(f"tfunc.image needs '{what}' of known rank (3 or 4).")
+    if rank < 3:
+        raise ValueError(f"'{what}' (shape {x.shape}) must be at least three-dimensional.")
+    if rank > 4:
+        raise ValueError(f"'{what}' (shape {x.shape}) must have either 3 or 4 dimensions.")
+    return x
+
+
+def _hw(x):
+    """The static height and width of a 3-D or 4-D image."""
+    h, w = x.shape[-3], x.shape[-2]
+    if h is None or w is None:
+        raise ValueError(f"tfunc.image needs a static image height and width, got shape {x.shape}.")
+    return h, w
+
+
+def _static_int(v, what):
+    """A Python int from ``v`` (an integer or a tensor whose value is known while tracing)."""
+    if isinstance(v, Tensor):
+        return _required_static_ints([v], what, "tfunc.image")[0]
+    if not isinstance(v, (int, np.integer)):  # TensorFlow converts it to int32, refusing 1.5
+        raise TypeError(f"Cannot convert {v!r} to EagerTensor of dtype int32 (`{what}`)")
+    return int(v)
+
+
+def flip_left_right(image):
+    """Reverses the width axis."""
+    x = _image(image)
+    return reverse(x, [x.shape.rank - 2])
+
+
+def flip_up_down(image):
+    """Reverses the height axis."""
+    x = _image(image)
+    return reverse(x, [x.shape.rank - 3])
+
+
+def transpose(image, name=None):
+    """Swaps height and width."""
+    x = _image(image)
+    return array_ops.transpose(x, [1, 0, 2] if x.shape.rank == 3 else [0, 2, 1, 3])
+
+
+def rot90(image, k=1, name=None):
+    """Rotates by ``k`` quarter turns counter-clockwise (``k`` known while tracing)."""
+    x = _image(image)
+    k = _static_int(k, "k") % 4
+    if k == 0:
+        return x
+    if k == 2:
+        return flip_up_down(flip_left_right(x))
+    if k == 1:
+        return transpose(flip_left_right(x))
+    return flip_left_right(transpose(x))
+
+
+def crop_to_bounding_box(image, offset_height, offset_width, target_height, target_width):
+    """The ``target_height`` x ``target_width`` window whose top-left corner is at the offsets."""
+    x = _image(image)
+    h, w = _hw(x)
+    oh, ow, th, tw = (_static_int(v, n) for v, n in zip(
+        (offset_height, offset_width, target_height, target_width),
+        ("offset_height", "offset_width", "target_height", "target_width"),
+    ))  # fmt: skip
+    for ok, msg in (
+        (ow >= 0, "offset_width must be >= 0."),
+        (oh >= 0, "offset_height must be >= 0."),
+        (tw > 0, "target_width must be > 0."),
+        (th > 0, "target_height must be > 0."),
+        (w >= tw + ow, "width must be >= target + offset."),
+        (h >= th + oh, "height must be >= target + offset."),
+    ):
+        if not ok:
+            raise ValueError(msg)
+    return x[..., oh : oh + th, ow : ow + tw, :]
+
+
+def pad_to_bounding_box(image, offset_height, offset_width, target_height, target_width):
+    """Zero-pads to ``target_height`` x ``target_width``, the image's top-left corner at the offsets."""
+    x = _image(image)
+    h, w = _hw(x)
+    oh, ow, th, tw = (_static_int(v, n) for v, n in zip(
+        (offset_height, offset_width, target_height, target_width),
+        ("offset_height", "offset_width", "target_height", "target_width"),
+    ))  # fmt: skip
+    after_h, after_w = th - oh - h, tw - ow - w
+    for ok, msg in (
+        (oh >= 0, "offset_height must be >= 0"),
+        (ow >= 0, "offset_width must be >= 0"),
+        (after_w >= 0, "width must be <= target - offset"),
+        (after_h >= 0, "height must be <= target - offset"),
+    ):
+        if not ok:
+            raise ValueError(msg)
+    return pad(x, [[0, 0]] * (x.shape.rank - 3) + [[oh, after_h], [ow, after_w], [0, 0]])
+
+
+def resize_with_crop_or_pad(image, target_height, target_width):
+    """Centrally crops and/or zero-pads to the target size (TensorFlow's offsets: an odd
+    difference leaves the extra row or column at the bottom or right)."""
+    x = _image(image)
+    h, w = _hw(x)
+    th, tw = _static_int(target_height, "target_height"), _static_int(target_width, "target_width")
+    if tw <= 0:
+        raise ValueError("target_width must be > 0.")
+    if th <= 0:
+        raise ValueError("target_height must be > 0.")
+    dw, dh = tw - w, th - h
+    cropped = crop_to_bounding_box(x, max(-dh // 2, 0), max(-dw // 2, 0), min(th, h), min(tw, w))
+    return pad_to_bounding_box(cropped, max(dh // 2, 0), max(dw // 2, 0), th, tw)
+
+
+def resize_with_pad(image, target_height, target_width, method=ResizeMethod.BILINEAR, antialias=False):
+    """Resizes keeping the aspect ratio, then zero-pads (centred) to the target size."""
+    x = _image(image)
+    h, w = _hw(x)
+    th, tw = _static_int(target_height, "target_height"), _static_int(target_width, "target_width")
+    if tw <= 0:
+        raise ValueError("target_width must be > 0.")
+    if th <= 0:
+        raise ValueError("target_height must be > 0.")
+    f32 = np.float32  # TensorFlow computes the sizes in float32
+    ratio = max(f32(w) / f32(tw), f32(h) / f32(th))
+    rh, rw = f32(h) / ratio, f32(w) / ratio
+    ph, pw = (max(0, int(np.floor((f32(t) - r) / f32(2)))) for t, r in ((th, rh), (tw, rw)))
+    resized = resize(x, [int(np.floor(rh)), int(np.floor(rw))], method=method, antialias=antialias)
+    return pad_to_bounding_box(resized, ph, pw, th, tw)
+
+
+def central_crop(image, central_fraction):
+    """The central ``central_fraction`` (in (0, 1]) of the height and width."""
+    x = _image(image)
+    fraction = float(central_fraction)
+    if fraction <= 0.0 or fraction > 1.0:
+        raise ValueError("central_fraction must be within (0, 1]")
+    if fraction == 1.0:
+        return x
+    h, w = _hw(x)
+    top, left = int((h - h * fraction) / 2), int((w - w * fraction) / 2)
+    return x[..., top : h - top, left : w - left, :]
+
+
+def convert_image_dtype(image, dtype, saturate=False, name=None):
+    """Converts between image dtypes, rescaling: floats are in [0, 1], integers in [0, MAX]."""
+    x = convert_to_tensor(image)
+    dtype = D.as_dtype(dtype)
+    if not (dtype.is_floating or dtype.is_integer):
+        raise AttributeError("dtype must be either floating point or integer")
+    if not (x.dtype.is_floating or x.dtype.is_integer):
+        raise AttributeError("image dtype must be either floating point or integer")
+    if dtype == x.dtype:
+        return array_ops.identity(x)
+    to = saturate_cast if saturate else cast
+    if x.dtype.is_integer and dtype.is_integer:
+        scale_in, scale_out = x.dtype.max, dtype.max
+        if scale_in > scale_out:
+            return to(M.floordiv(x, (scale_in + 1) // (scale_out + 1)), dtype)
+        return M.multiply(to(x, dtype), (scale_out + 1) // (scale_in + 1))
+    if x.dtype.is_floating and dtype.is_floating:
+        return cast(x, dtype)
+    if x.dtype.is_integer:
+        return M.multiply(cast(x, dtype), 1.0 / x.dtype.max)
+    return to(M.multiply(x, dtype.max + 0.5), dtype)  # + 0.5 against rounding down
+
+
+def _to_float(x):
+    """float16 and float32 images as they are, others converted to float32 (TensorFlow's
+    adjust_* functions)."""
+    return x if x.dtype in (D.float16, D.float32) else convert_image_dtype(x, D.float32)
+
+
+def adjust_brightness(image, delta):
+    """``image + delta`` in floating point, converted back (saturating) to the image's dtype."""
+    x = convert_to_tensor(image)
+    flt = _to_float(x)
+    return convert_image_dtype(flt + cast(delta, flt.dtype), x.dtype, saturate=True)
+
+
+def adjust_gamma(image, gamma=1, gain=1):
+    """``gain * image ** gamma`` in floating point, converted back to the image's dtype."""
+    x = convert_to_tensor(image)
+    if not isinstance(gamma, Tensor) and np.any(np.asarray(gamma) < 0):
+        raise ValueError("Gamma should be a non-negative real number.")
+    return convert_image_dtype(gain * _to_float(x) ** gamma, x.dtype, saturate=True)
+
+
+def _rgb(what, images):
+    x = convert_to_tensor(images)
+    check_dtype(what, x, FLOATS, "images")
+    if x.shape.rank is not None and x.shape[-1] is not None and x.shape[-1] != 3:
+        raise InvalidArgumentError(f"{what}: input must have 3 channels but input only has {x.shape[-1]} channels.")
+    return x
+
+
+def rgb_to_hsv(images, name=None):
+    """RGB to HSV, all three in [0, 1] (TensorFlow's RGBToHSV: hue 0 where the pixel is grey)."""
+    x = _rgb("rgb_to_hsv", images)
+    r, g, b = array_ops.unstack(x, axis=-1)
+    v = M.maximum(M.maximum(r, g), b)
+    spread = v - M.minimum(M.minimum(r, g), b)
+    one = ones_like(v)
+    # the divisions read a safe denominator, so grey or black pixels give finite gradients
+    s = M.where(v > 0, spread / M.where(v > 0, v, one), zeros_like(v))
+    coloured = spread > 0
+    norm = M.reciprocal(M.where(coloured, spread, one)) * (1.0 / 6.0)
+    h = M.where(
+        M.equal(r, v), norm * (g - b), M.where(M.equal(g, v), norm * (b - r) + 2.0 / 6.0, norm * (r - g) + 4.0 / 6.0)
+    )
+    h = M.where(coloured, h, zeros_like(h))
+    h = M.where(h < 0, h + 1.0, h)
+    return array_ops.stack([h, s, v], axis=-1)
+
+
+def hsv_to_rgb(images, name=None):
+    """HSV to RGB (TensorFlow's HSVToRGB formula: piecewise-linear channel ramps of the hue)."""
+    x = _rgb("hsv_to_rgb", images)
+    h, s, v = array_ops.unstack(x, axis=-1)
+    dh = h * 6.0
+    ramps = (M.abs(dh - 3.0) - 1.0, 2.0 - M.abs(dh - 2.0), 2.0 - M.abs(dh - 4.0))
+    return array_ops.stack([(1.0 - s + s * clip_by_value(d, 0.0, 1.0)) * v for d in ramps], axis=-1)
+
+
+def adjust_saturation(image, saturation_factor, name=None):
+    """Scales the HSV saturation by ``saturation_factor`` (clipped to [0, 1])."""
+    x = convert_to_tensor(image)
+    hsv = rgb_to_hsv(_to_float(x))
+    h, s, v = array_ops.unstack(hsv, axis=-1)
+    s = clip_by_value(s * cast(saturation_factor, s.dtype), 0.0, 1.0)
+    return convert_image_dtype(hsv_to_rgb(array_ops.stack([h, s, v], axis=-1)), x.dtype)
+
+
+def adjust_hue(image, delta, name=None):
+    """Rotates the HSV hue by ``delta`` (in [-1, 1], a whole turn being 1)."""
+    if not isinstance(delta, Tensor) and (delta < -1 or delta > 1):
+        raise ValueError("delta must be in the interval [-1, 1]")
+    x = convert_to_tensor(image)
+    hsv = rgb_to_hsv(_to_float(x))
+    h, s, v = array_ops.unstack(hsv, axis=-1)
+    h = M.floormod(h + cast(delta, h.dtype), 1.0)
+    return convert_image_dtype(hsv_to_rgb(array_ops.stack([h, s, v], axis=-1)), x.dtype)
+
+
+def rgb_to_grayscale(images, name=None):
+    """The luma ``0.2989 R + 0.5870 G + 0.1140 B``, a last axis of size 1, in the images' dtype."""
+    x = convert_to_tensor(images)
+    flt = convert_image_dtype(x, D.float32)
+    gray = tensordot(flt, convert_to_tensor([0.2989, 0.5870, 0.1140], D.float32), [-1, -1])
+    return convert_image_dtype(expand_dims(gray, -1), x.dtype)
+
+
+def grayscale_to_rgb(images, name=None):
+    """The single channel repeated three times."""
+    x = convert_to_tensor(images)
+    if x.shape.rank is not None and (x.shape.rank < 2 or x.shape[-1] not in (1, None)):
+        raise ValueError("Last dimension of a grayscale image should be size 1.")
+    return tile(x, [1] * (x.shape.rank - 1) + [3])
+
+
+# TensorFlow's colour-space matrices (image_ops_impl.py), applied to the last axis
+_RGB_TO_YIQ = [[0.299, 0.59590059, 0.2115], [0.587, -0.27455667, -0.52273617], [0.114, -0.32134392, 0.31119955]]
+_YIQ_TO_RGB = [[1, 1, 1], [0.95598634, -0.27201283, -1.10674021], [0.6208248, -0.64720424, 1.70423049]]
+_RGB_TO_YUV = [[0.299, -0.14714119, 0.61497538], [0.587, -0.28886916, -0.51496512], [0.114, 0.43601035, -0.10001026]]
+_YUV_TO_RGB = [[1, 1, 1], [0, -0.394642334, 2.03206185], [1.13988303, -0.58062185, 0]]
+
+
+def _colour_matrix(images, kernel):
+    x = convert_to_tensor(images)
+    return tensordot(x, convert_to_tensor(kernel, x.dtype), [[x.shape.rank - 1], [0]])
+
+
+def rgb_to_yiq(images):
+    """RGB to YIQ (a linear map of the last axis)."""
+    return _colour_matrix(images, _RGB_TO_YIQ)
+
+
+def yiq_to_rgb(images):
+    """YIQ to RGB."""
+    return _colour_matrix(images, _YIQ_TO_RGB)
+
+
+def rgb_to_yuv(images):
+    """RGB to YUV (a linear map of the last axis)."""
+    return _colour_matrix(images, _RGB_TO_YUV)
+
+
+def yuv_to_rgb(images):
+    """YUV to RGB."""
+    return _colour_matrix(images, _YUV_TO_RGB)
+
+
+def per_image_standardization(image):
+    """Each image (the last three axes) shifted to mean 0 and scaled to standard deviation 1
+    (at least ``1 / sqrt(pixels)``), in float32."""
+    x = cast(_image_at_least_3d(image), D.float32)
+    pixels = R.reduce_prod(array_ops.shape(x)[-3:])
+    mean = R.reduce_mean(x, axis=[-1, -2, -3], keepdims=True)
+    std = reduce_std(x, axis=[-1, -2, -3], keepdims=True)
+    return (x - mean) / M.maximum(std, M.rsqrt(cast(pixels, D.float32)))
+
+
+def _image_at_least_3d(image):
+    x = convert_to_tensor(image)
+    if x.shape.rank is not None and x.shape.rank < 3:
+        raise ValueError(f"'image' (shape {x.shape}) must be at least three-dimensional.")
+    return x
+
+
+def total_variation(images, name=None):
+    """The sum of absolute differences of neighbouring pixels, per image."""
+    x = convert_to_tensor(images)
+    if x.shape.rank not in (3, 4):
+        raise ValueError("'images' must be either 3 or 4-dimensional.")
+    axis = None if x.shape.rank == 3 else [1, 2, 3]
+    dif1 = x[..., 1:, :, :] - x[..., :-1, :, :]
+    dif2 = x[..., :, 1:, :] - x[..., :, :-1, :]
+    return R.reduce_sum(M.abs(dif1), axis=axis) + R.reduce_sum(M.abs(dif2), axis=axis)
+
+
+def _check_same_image_shapes(a, b):
+    if a.shape.rank is not None and a.shape.rank < 3:
+        raise ValueError("Shape must be at least rank 3 but is rank %d" % a.shape.rank)
+    if not a.shape[-3:].is_compatible_with(b.shape[-3:]):
+        raise ValueError(f"Shapes {a.shape} and {b.shape} are incompatible")
+
+
+def psnr(a, b, max_val, name=None):
+    """The peak signal-to-noise ratio ``20 log10(max_val) - 10 log10(mse)`` per image, in float32."""
+    a, b = convert_to_tensor(a), convert_to_tensor(b)
+    _check_same_image_shapes(a, b)
+    max_val = convert_image_dtype(cast(max_val, a.dtype), D.float32)
+    a, b = convert_image_dtype(a, D.float32), convert_image_dtype(b, D.float32)
+    mse = R.reduce_mean(M.squared_difference(a, b), [-3, -2, -1])
+    return 20 * M.log(max_val) / M.log(convert_to_tensor(10.0)) - np.float32(10 / np.log(10)) * M.log(mse)
+
+
+def ssim(img1, img2, max_val, filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03, return_index_map=False):
+    """The structural similarity per image (mean over the channels of the mean over the
+    Gaussian-weighted windows, 'VALID'), in float32."""
+    a, b = convert_to_tensor(img1), convert_to_tensor(img2)
+    _check_same_image_shapes(a, b)
+    max_val = convert_image_dtype(cast(max_val, a.dtype), D.float32)
+    a, b = convert_image_dtype(a, D.float32), convert_image_dtype(b, D.float32)
+    h, w = _hw(a)
+    if h < filter_size or w < filter_size:
+        raise InvalidArgumentError(f"ssim: the images ({h}x{w}) are smaller than filter_size {filter_size}.")
+    coords = np.arange(filter_size, dtype=np.float64) - (filter_size - 1) / 2.0
+    g = np.exp(-0.5 * (coords[:, None] ** 2 + coords[None, :] ** 2) / float(filter_sigma) ** 2)
+    kernel = np.tile((g / g.sum())[:, :, None, None], (1, 1, a.shape[-1], 1)).astype(np.float32)
+    lead = [-1 if d is None else d for d in a.shape[:-3]]
+
+    def reducer(x):  # the Gaussian mean of each window, the leading axes folded into one batch
+        y = depthwise_conv2d(array_ops.reshape(x, [-1, *x.shape[-3:]]), kernel, [1, 1, 1, 1], "VALID")
+        return array_ops.reshape(y, lead + list(y.shape[1:]))
+
+    c1, c2 = (k1 * max_val) ** 2, (k2 * max_val) ** 2
+    mean0, mean1 = reducer(a), reducer(b)
+    num0 = mean0 * mean1 * 2.0
+    den0 = M.square(mean0) + M.square(mean1)
+    luminance = (num0 + c1) / (den0 + c1)
+    cs = (reducer(a * b) * 2.0 - num0 + c2) / (reducer(M.square(a) + M.square(b)) - den0 + c2)
+    per_channel = luminance * cs if return_index_map else R.reduce_mean(luminance * cs, [-3, -2])
+    return R.reduce_mean(per_channel, [-1])
+
+
+def image_gradients(image):
+    """``(dy, dx)``: forward differences along height and width, 0 on the last row / column."""
+    x = convert_to_tensor(image)
+    if x.shape.rank != 4:
+        raise ValueError(f"image_gradients expects a 4D tensor [batch_size, h, w, d], not {x.shape}.")
+    dy = array_ops.concat([x[:, 1:] - x[:, :-1], zeros_like(x[:, :1])], 1)
+    dx = array_ops.concat([x[:, :, 1:] - x[:, :, :-1], zeros_like(x[:, :, :1])], 2)
+    return dy, dx
+
+
+def sobel_edges(image):
+    """The Sobel responses ``[..., c, 2]`` (vertical then horizontal), edges reflected."""
+    x = convert_to_tensor(image)
+    if x.shape.rank != 4 or x.shape[-1] is None:
+        raise ValueError(f"sobel_edges needs a 4-D image with a static channel count, got shape {x.shape}.")
+    kernels = np.array([[[-1, -2, -1], [0, 0, 0], [1, 2, 1]], [[-1, 0, 1], [-2, 0, 2], [-1, 0, 1]]])
+    kernels = np.tile(np.transpose(kernels, (1, 2, 0))[:, :, None, :], (1, 1, x.shape[-1], 1))
+    padded = pad(x, [[0, 0], [1, 1], [1, 1], [0, 0]], mode="REFLECT")
+    out = depthwise_conv2d(padded, convert_to_tensor(kernels, x.dtype), [1, 1, 1, 1], "VALID")
+    return array_ops.reshape(out, [-1 if d is None else d for d in x.shape] + [2])
+
+
+def extract_patches(images, sizes, strides, rates, padding, name=None):
+    """The ``sizes[1] x sizes[2]`` patches (``rates`` apart, every ``strides``) flattened into the
+    depth axis, row by row then channel: ``[batch, out_rows, out_cols, kh * kw * depth]``."""
+    x = convert_to_tensor(images)
+    if x.shape.rank != 4:
+        raise ValueError(f"extract_patches: images must be 4-D, got shape {x.shape}.")
+    params = {}
+    for what, v in (("sizes", sizes), ("strides", strides), ("rates", rates)):
+        v = [int(i) for i in v]
+        if len(v) != 4 or v[0] != 1 or v[3] != 1:
+            raise InvalidArgumentError(f"extract_patches: {what} must be [1, rows, cols, 1], got {v}.")
+        params[what] = v[1:3]
+    if padding not in ("VALID", "SAME"):
+        raise ValueError(f"extract_patches: padding must be 'VALID' or 'SAME', got {padding!r}.")
+    pads, outs = [], []
+    for i, n in enumerate(_hw(x)):
+        k, s, r = params["sizes"][i], params["strides"][i], params["rates"][i]
+        span = (k - 1) * r + 1
+        out = -(-n // s) if padding == "SAME" else max(-(-(n - span + 1) // s), 0)
+        total = max((out - 1) * s + span - n, 0) if padding == "SAME" else 0
+        pads.append([total // 2, total - total // 2])
+        outs.append(out)
+    x = pad(x, [[0, 0], *pads, [0, 0]])
+    (kh, kw), (sh, sw), (rh, rw) = params["sizes"], params["strides"], params["rates"]
+    patches = [
+        x[:, i * rh : i * rh + (outs[0] - 1) * sh + 1 : sh, j * rw : j * rw + (outs[1] - 1) * sw + 1 : sw, :]
+        for i in range(kh)
+        for j in range(kw)
+    ]
+    return array_ops.concat(patches, axis=3)
+
+
+# --- random adjustments: a seed (stateful) or a shape-[2] seed (stateless_*) -------------------
+
+
+def _uniform(shape, minval, maxval, seed, stateless, dtype=D.float32):
+    if stateless:
+        return stateless_uniform(shape, seed=seed, minval=minval, maxval=maxval, dtype=dtype)
+    return uniform(shape, minval=minval, maxval=maxval, dtype=dtype, seed=seed)
+
+
+def _random_flip(image, axis, seed, stateless):
+    """One coin per image: 3-D images flip or not, 4-D batches mix ``flips * flipped + (1 -
+    flips) * image`` as TensorFlow does."""
+    x = _image(image)
+    flipped = reverse(x, [axis + x.shape.rank - 3])
+    if x.shape.rank == 3:
+        return M.where(_uniform([], 0.0, 1.0, seed, stateless) < 0.5, flipped, x)
+    coins = _uniform(array_ops.shape(x)[:1], 0.0, 1.0, seed, stateless)
+    flips = cast(array_ops.reshape(M.round(coins), [-1, 1, 1, 1]), x.dtype)
+    return flips * flipped + (1 - flips) * x
+
+
+def random_flip_left_right(image, seed=None):
+    """Flips the width axis with probability 1/2 (each image of a batch on its own)."""
+    return _random_flip(image, 1, seed, False)
+
+
+def random_flip_up_down(image, seed=None):
+    """Flips the height axis with probability 1/2 (each image of a batch on its own)."""
+    return _random_flip(image, 0, seed, False)
+
+
+def stateless_random_flip_left_right(image, seed):
+    return _random_flip(image, 1, seed, True)
+
+
+def stateless_random_flip_up_down(image, seed):
+    return _random_flip(image, 0, seed, True)
+
+
+def _check_range(lower, upper):
+    if upper <= lower:
+        raise ValueError("upper must be > lower.")
+    if lower < 0:
+        raise ValueError("lower must be non-negative.")
+
+
+def _check_max_delta(max_delta, limit=None):
+    if limit is not None and max_delta > limit:
+        raise ValueError(f"max_delta must be <= {limit}.")
+    if max_delta < 0:
+        raise ValueError("max_delta must be non-negative.")
+
+
+def random_brightness(image, max_delta, seed=None):
+    """:func:`adjust_brightness` by a delta uniform in ``[-max_delta, max_delta)``."""
+    _check_max_delta(max_delta)
+    return adjust_brightness(image, _uniform([], -max_delta, max_delta, seed, False))
+
+
+def stateless_random_brightness(image, max_delta, seed):
+    _check_max_delta(max_delta)
+    return adjust_brightness(image, _uniform([], -max_delta, max_delta, seed, True))
+
+
+def random_contrast(image, lower, upper, seed=None):
+    """:func:`adjust_contrast` by a factor uniform in ``[lower, upper)``."""
+    _check_range(lower, upper)
+    return adjust_contrast(image, _uniform([], lower, upper, seed, False))
+
+
+def stateless_random_contrast(image, lower, upper, seed):
+    _check_range(lower, upper)
+    return adjust_contrast(image, _uniform([], lower, upper, seed, True))
+
+
+def random_saturation(image, lower, upper, seed=None):
+    """:func:`adjust_saturation` by a factor uniform in ``[lower, upper)``."""
+    _check_range(lower, upper)
+    return adjust_saturation(image, _uniform([], lower, upper, seed, False))
+
+
+def stateless_random_saturation(image, lower, upper, seed):
+    _check_range(lower, upper)
+    return adjust_saturation(image, _uniform([], lower, upper, seed, True))
+
+
+def random_hue(image, max_delta, seed=None):
+    """:func:`adjust_hue` by a delta uniform in ``[-max_delta, max_delta)`` (max_delta <= 0.5)."""
+    _check_max_delta(max_delta, 0.5)
+    return adjust_hue(image, _uniform([], -max_delta, max_delta, seed, False))
+
+
+def stateless_random_hue(image, max_delta, seed):
+    _check_max_delta(max_delta, 0.5)
+    return adjust_hue(image, _uniform([], -max_delta, max_delta, seed, True))
+
+
+def _random_crop(value, size, seed, stateless):
+    x = convert_to_tensor(value)
+    size = [_static_int(s, "size") for s in size]
+    shape = x.shape.as_list()
+    if len(size) != len(shape):
+        raise ValueError(f"random_crop: size {size} must have one entry per dimension of shape {x.shape}.")
+    if any(d is not None and d < s for d, s in zip(shape, size)):
+        raise InvalidArgumentError(f"Need value.shape >= size, got {x.shape} {size}")
+    limit = array_ops.shape(x) - convert_to_tensor(size, D.int32) + 1
+    offset = M.floormod(_uniform([len(size)], 0, D.int32.max, seed, stateless, D.int32), limit)
+    return slice_(x, offset, size)
+
+
+def random_crop(value, size, seed=None, name=None):
+    """A ``size`` window of ``value`` at a uniformly random offset."""
+    return _random_crop(value, size, seed, False)
+
+
+def stateless_random_crop(value, size, seed, name=None):
+    return _random_crop(value, size, seed, True)

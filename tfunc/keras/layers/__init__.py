@@ -32,6 +32,19 @@ from .convolutional import (
 )
 from .core import Activation, Dense, Embedding, Lambda
 from .einsum_dense import EinsumDense, Identity
+from .image_preprocessing import (
+    CategoryEncoding,
+    CenterCrop,
+    Discretization,
+    RandomBrightness,
+    RandomContrast,
+    RandomCrop,
+    RandomFlip,
+    RandomRotation,
+    RandomTranslation,
+    RandomZoom,
+    Resizing,
+)
 from .input_layer import Input, InputLayer
 from .masking import Masking
 from .merging import (
@@ -175,6 +188,17 @@ __all__ = [
     "LayerNormalization",
     "Normalization",
     "Rescaling",
+    "Resizing",
+    "CenterCrop",
+    "RandomFlip",
+    "RandomCrop",
+    "RandomContrast",
+    "RandomBrightness",
+    "CategoryEncoding",
+    "Discretization",
+    "RandomRotation",
+    "RandomTranslation",
+    "RandomZoom",
     "ReLU",
     "LeakyReLU",
     "ELU",

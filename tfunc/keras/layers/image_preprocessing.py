@@ -1,0 +1,689 @@
+"""Keras 3's image and categorical preprocessing layers: ``Resizing``, ``CenterCrop``,
+``RandomFlip``, ``RandomCrop``, ``RandomContrast``, ``RandomBrightness``, ``CategoryEncoding`` and
+``Discretization``.
+
+As in Keras, the random layers take ``training`` with a default of True (a direct call
+augments) and are the identity with ``training=False`` (``predict``/``evaluate``). They draw
+with ``tf.random.uniform(seed=seed)``: the same distributions as Keras, not the same bits.
+Images are ``channels_last``; ``channels_first`` and Keras's bounding-box/dict inputs are not
+supported (a clear error)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from ...api import array_ops, creation_ops, image_ops, math_ops, random_ops, reduction_ops
+from ...api.indexing_ops import pad
+from ...api.math_composites import saturate_cast
+from ...api.slicing import slice_
+from ...core import dtypes as D
+from ...core.errors import InvalidArgumentError
+from ...eager.convert import convert_to_tensor
+from ...eager.tensor import Tensor
+from ...tracing.symbolic import SymbolicTensor
+from .policy import PolicyLayer
+from .regularization import in_training
+
+
+def _channels_last(data_format):
+    if data_format not in (None, "channels_last"):
+        raise ValueError(
+            f"tfunc's image preprocessing layers support data_format='channels_last' only, got {data_format!r}."
+        )
+    return "channels_last"
+
+
+def _image_rank(x, layer):
+    if x.shape.rank not in (3, 4):
+        raise ValueError(f"{layer} expects rank 3 or 4 images, got inputs.shape={x.shape}.")
+
+
+def _static_hw(x, layer):
+    h, w = x.shape[-3], x.shape[-2]
+    if h is None or w is None:
+        raise ValueError(f"{layer} requires the input to have a fully defined height and width. Received: {x.shape}")
+    return h, w
+
+
+def _aspect_crop(x, height, width, window=None):
+    """The central crop of ``x`` with the aspect ratio of ``height x width`` (Keras's
+    ``crop_to_aspect_ratio`` and ``smart_resize``, sizes in float32). RandomCrop takes a
+    ``window`` of ``(height, width)`` from the same corner instead, as Keras does."""
+    h, w = _static_hw(x, "The aspect-ratio crop")
+    crop_h = max(min(h, int(np.float32(w * height) / np.float32(width))), 1)
+    crop_w = max(min(w, int(np.float32(h * width) / np.float32(height))), 1)
+    top, left = int(np.float32(h - crop_h) / 2), int(np.float32(w - crop_w) / 2)
+    crop_h, crop_w = window or (crop_h, crop_w)
+    return x[..., top : top + crop_h, left : left + crop_w, :]
+
+
+class _ImageLayer(PolicyLayer):
+    """The ``data_format`` handling and config of Keras's BaseImagePreprocessingLayer."""
+
+    def __init__(self, data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        self.data_format = _channels_last(data_format)
+
+    def _float(self, x):
+        """Images in the compute dtype (integers converted, as Keras's augmenting layers do)."""
+        x = convert_to_tensor(x)
+        return x if x.dtype.name == self.compute_dtype else math_ops.cast(x, self.compute_dtype)
+
+    def _per_image(self, x, minval, maxval):
+        """One uniform draw per image, shaped to broadcast over it."""
+        shape = [1, 1, 1] if x.shape.rank == 3 else array_ops.concat([array_ops.shape(x)[:1], [1, 1, 1]], 0)
+        return random_ops.uniform(shape, minval=minval, maxval=maxval, dtype=x.dtype, seed=self.seed)
+
+    def get_config(self):
+        return {**super().get_config(), "data_format": self.data_format}
+
+
+def _factor_range(factor, bounds):
+    """Keras's ``_set_factor``: a number ``f`` gives ``(max(-|f|, low), |f|)``, a pair is sorted."""
+    message = (
+        "The `factor` argument should be a number (or a list of two numbers) in the range "
+        f"[{bounds[0]}, {bounds[1]}]. Received: factor={factor}"
+    )
+    if isinstance(factor, (tuple, list)):
+        if len(factor) != 2 or factor[0] > bounds[1] or factor[1] < bounds[0]:
+            raise ValueError(message)
+        return tuple(sorted(factor))
+    if isinstance(factor, (int, float)) and not isinstance(factor, bool):
+        if factor < bounds[0] or factor > bounds[1]:
+            raise ValueError(message)
+        return (max(-abs(factor), bounds[0]), abs(factor))
+    raise ValueError(message)
+
+
+class Resizing(_ImageLayer):
+    """Resizes images to ``height x width`` ('bilinear' or 'nearest'), optionally cropping or
+    padding (with ``fill_value``) to the target aspect ratio first. Integer images come back in
+    their dtype, rounded."""
+
+    def __init__(
+        self,
+        height,
+        width,
+        interpolation="bilinear",
+        crop_to_aspect_ratio=False,
+        pad_to_aspect_ratio=False,
+        fill_mode="constant",
+        fill_value=0.0,
+        antialias=False,
+        data_format=None,
+        **kwargs,
+    ):
+        super().__init__(data_format=data_format, **kwargs)
+        if fill_mode != "constant":
+            raise ValueError(
+                "Invalid value for argument `fill_mode`. Only `'constant'` is supported. "
+                f"Received: fill_mode={fill_mode}"
+            )
+        if pad_to_aspect_ratio and crop_to_aspect_ratio:
+            raise ValueError("Only one of `pad_to_aspect_ratio` & `crop_to_aspect_ratio` can be `True`.")
+        if antialias:
+            raise ValueError("tfunc's Resizing does not support antialias=True.")
+        if interpolation not in ("bilinear", "nearest"):
+            raise ValueError(
+                f"tfunc's Resizing supports interpolation 'bilinear' and 'nearest', got {interpolation!r}."
+            )
+        self.height, self.width = height, width
+        self.interpolation = interpolation
+        self.crop_to_aspect_ratio = crop_to_aspect_ratio
+        self.pad_to_aspect_ratio = pad_to_aspect_ratio
+        self.fill_mode = fill_mode
+        self.fill_value = fill_value
+        self.antialias = antialias
+
+    def call(self, inputs):
+        x = convert_to_tensor(inputs)
+        _image_rank(x, "Resizing")
+        if self.crop_to_aspect_ratio:
+            x = _aspect_crop(x, self.height, self.width)
+        elif self.pad_to_aspect_ratio:
+            x = self._pad_to_aspect(x)
+        out = image_ops.resize(x, [self.height, self.width], method=self.interpolation)
+        if out.dtype == x.dtype:
+            return out
+        if x.dtype.is_integer:  # bilinear gives float32: rounded and saturated back, as Keras
+            return saturate_cast(math_ops.round(out), x.dtype)
+        return math_ops.cast(out, x.dtype)
+
+    def _pad_to_aspect(self, x):
+        """``fill_value`` bands on both sides (each as wide as Keras's start offset)."""
+        h, w = _static_hw(x, "Resizing(pad_to_aspect_ratio=True)")
+        pad_h = max(h, int(np.float32(w * self.height) / np.float32(self.width)))
+        pad_w = max(w, int(np.float32(h * self.width) / np.float32(self.height)))
+        top, left = int(np.float32(pad_h - h) / 2), int(np.float32(pad_w - w) / 2)
+        lead = [[0, 0]] * (x.shape.rank - 3)
+        fill = np.asarray(self.fill_value).astype(x.dtype.as_numpy_dtype)
+        return pad(x, lead + [[top, top], [left, left], [0, 0]], constant_values=fill)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "height": self.height,
+            "width": self.width,
+            "interpolation": self.interpolation,
+            "crop_to_aspect_ratio": self.crop_to_aspect_ratio,
+            "pad_to_aspect_ratio": self.pad_to_aspect_ratio,
+            "fill_mode": self.fill_mode,
+            "fill_value": self.fill_value,
+            "antialias": self.antialias,
+        }
+
+
+class CenterCrop(_ImageLayer):
+    """The central ``height x width`` window; an image smaller than it is cropped to the target
+    aspect ratio and resized (bilinear) instead, as Keras's ``smart_resize``."""
+
+    def __init__(self, height, width, data_format=None, **kwargs):
+        super().__init__(data_format=data_format, **kwargs)
+        self.height, self.width = height, width
+
+    def call(self, inputs):
+        x = self._float(inputs)
+        _image_rank(x, "CenterCrop")
+        h, w = _static_hw(x, "tfunc's CenterCrop")
+        if h >= self.height and w >= self.width:
+            top, left = (h - self.height) // 2, (w - self.width) // 2
+            return x[..., top : top + self.height, left : left + self.width, :]
+        out = image_ops.resize(_aspect_crop(x, self.height, self.width), [self.height, self.width])
+        return math_ops.cast(out, x.dtype)
+
+    def get_config(self):
+        return {**super().get_config(), "height": self.height, "width": self.width}
+
+
+class RandomFlip(_ImageLayer):
+    """Flips each image with probability 1/2 ('horizontal', 'vertical', or both together with
+    one coin: 'horizontal_and_vertical')."""
+
+    def __init__(self, mode="horizontal_and_vertical", seed=None, data_format=None, **kwargs):
+        super().__init__(data_format=data_format, **kwargs)
+        if mode not in ("horizontal", "vertical", "horizontal_and_vertical"):
+            raise ValueError(f"RandomFlip layer {self.name} received an unknown mode argument {mode}")
+        self.mode = mode
+        self.seed = seed
+
+    def call(self, inputs, training=True):
+        x = self._float(inputs)
+        _image_rank(x, "RandomFlip")
+        return in_training(x, training, self._flip)
+
+    def _flip(self, x):
+        flips = self._per_image(x, 0.0, 1.0) <= 0.5
+        if self.mode != "vertical":
+            x = math_ops.where(flips, image_ops.flip_left_right(x), x)
+        if self.mode != "horizontal":
+            x = math_ops.where(flips, image_ops.flip_up_down(x), x)
+        return x
+
+    def get_config(self):
+        return {**super().get_config(), "seed": self.seed, "mode": self.mode}
+
+
+class RandomCrop(_ImageLayer):
+    """In training, one random ``height x width`` window for the whole batch (an image not larger
+    than it is cropped to the target aspect ratio and resized); at inference the inputs unchanged,
+    as Keras 3."""
+
+    def __init__(self, height, width, seed=None, data_format=None, name=None, **kwargs):
+        super().__init__(data_format=data_format, name=name, **kwargs)
+        self.height, self.width = height, width
+        # Keras draws a seed to write into the config when none is given
+        self.seed = seed if seed is not None else random.randint(1, int(1e9))
+
+    def call(self, inputs, training=True):
+        if isinstance(training, SymbolicTensor):
+            raise ValueError("RandomCrop needs a Python bool `training` (its output shape depends on it).")
+        if not training:
+            return inputs
+        x = self._float(inputs)
+        _image_rank(x, "RandomCrop")
+        h, w = _static_hw(x, "RandomCrop")
+        if h > self.height and w > self.width:
+            spans = convert_to_tensor([h - self.height + 1, w - self.width + 1], D.float32)
+            corner = math_ops.cast(random_ops.uniform([2], seed=self.seed) * spans, D.int32)
+            begin = array_ops.concat([[0] * (x.shape.rank - 3), corner, [0]], 0)
+            size = x.shape.as_list()[:-3] + [self.height, self.width, x.shape[-1]]
+            size = [-1 if d is None else d for d in size]
+            # a run-time corner leaves the slice's shape unknown while tracing: restate it
+            return array_ops.reshape(slice_(x, begin, size), size)
+        x = _aspect_crop(x, self.height, self.width, window=(self.height, self.width))
+        if x.shape[-3:-1] == (self.height, self.width):
+            return x
+        return math_ops.cast(image_ops.resize(x, [self.height, self.width]), x.dtype)
+
+    def get_config(self):
+        return {**super().get_config(), "height": self.height, "width": self.width, "seed": self.seed}
+
+
+class RandomContrast(_ImageLayer):
+    """In training, ``(x - mean) * c + mean`` per image and channel (the mean over height and
+    width), ``c`` uniform in ``[1 - lower, 1 + upper]`` of Keras's factor range, clipped to
+    ``value_range``."""
+
+    def __init__(self, factor, value_range=(0, 255), seed=None, **kwargs):
+        super().__init__(**kwargs)
+        self.factor = _factor_range(factor, (0, 1))
+        self.value_range = value_range
+        self.seed = seed
+
+    def call(self, inputs, training=True):
+        x = convert_to_tensor(inputs)
+        _image_rank(x, "RandomContrast")
+        return in_training(x, training, self._adjust)
+
+    def _adjust(self, x):
+        x = self._float(x)
+        factor = self._per_image(x, 1.0 - self.factor[0], 1.0 + self.factor[1])
+        mean = reduction_ops.reduce_mean(x, axis=[-3, -2], keepdims=True)
+        return math_ops.clip_by_value((x - mean) * factor + mean, *self.value_range)
+
+    def get_config(self):
+        return {**super().get_config(), "factor": self.factor, "value_range": self.value_range, "seed": self.seed}
+
+
+class RandomBrightness(_ImageLayer):
+    """In training, adds to each image ``delta * (high - low)`` of ``value_range``, ``delta``
+    uniform in the factor range, and clips to ``value_range``."""
+
+    def __init__(self, factor, value_range=(0, 255), seed=None, **kwargs):
+        super().__init__(**kwargs)
+        self.factor = _factor_range(factor, (-1, 1))
+        if not isinstance(value_range, (tuple, list)) or len(value_range) != 2:
+            raise ValueError(
+                f"The `value_range` argument should be a list of two numbers. Received: value_range={value_range}"
+            )
+        self.value_range = sorted(value_range)
+        self.seed = seed
+
+    def call(self, inputs, training=True):
+        x = convert_to_tensor(inputs)
+        _image_rank(x, "RandomBrightness")
+        return in_training(x, training, self._adjust)
+
+    def _adjust(self, x):
+        x = self._float(x)
+        low, high = self.value_range
+        delta = self._per_image(x, self.factor[0], self.factor[1]) * (high - low)
+        return math_ops.clip_by_value(x + delta, low, high)
+
+    def get_config(self):
+        return {**super().get_config(), "factor": self.factor, "value_range": self.value_range, "seed": self.seed}
+
+
+_OUTPUT_MODES = ("one_hot", "multi_hot", "count")
+
+
+def _encode(indices, mode, depth, dtype, count_weights=None):
+    """Keras's ``encode_categorical_inputs`` for integer ``indices`` in ``[0, depth)`` (larger
+    ones count nowhere, as TensorFlow's bincount): 'one_hot' adds an axis (replacing a last
+    axis of 1), 'multi_hot' and 'count' reduce the last axis of rank-1 or rank-2 inputs."""
+    x = convert_to_tensor(indices)
+    if isinstance(x, Tensor) and not isinstance(x, SymbolicTensor) and np.any(x.numpy() < 0):
+        raise InvalidArgumentError("Input 'in' must be non-negative!")
+    if x.shape.rank == 0:
+        x = array_ops.expand_dims(x, -1)
+    if mode == "one_hot":
+        if x.shape.rank > 1 and x.shape[-1] == 1:
+            x = array_ops.squeeze(x, [-1])
+        return array_ops.one_hot(x, depth, dtype=dtype)
+    if x.shape.rank > 2:
+        raise ValueError(f"output_mode={mode!r} supports inputs of rank 1 or 2, got shape {x.shape}.")
+    hot = array_ops.one_hot(x, depth, dtype=dtype)
+    if mode == "multi_hot":
+        return reduction_ops.reduce_max(hot, axis=-2)
+    if count_weights is not None:
+        hot = hot * array_ops.expand_dims(math_ops.cast(count_weights, dtype), -1)
+    return reduction_ops.reduce_sum(hot, axis=-2)
+
+
+class CategoryEncoding(PolicyLayer):
+    """Integer category indices in ``[0, num_tokens)`` to 'one_hot', 'multi_hot' or 'count'
+    vectors (in the compute dtype); 'count' may weigh each index by ``count_weights``."""
+
+    def __init__(self, num_tokens=None, output_mode="multi_hot", sparse=False, **kwargs):
+        super().__init__(**kwargs)
+        if output_mode not in _OUTPUT_MODES:
+            raise ValueError(f"Unknown arg for output_mode: {output_mode}")
+        if num_tokens is None:
+            raise ValueError(
+                "num_tokens must be set to use this layer. If the number of tokens is not known beforehand, "
+                "use the IntegerLookup layer instead."
+            )
+        if num_tokens < 1:
+            raise ValueError(f"`num_tokens` must be >= 1. Received: num_tokens={num_tokens}.")
+        if sparse:
+            raise ValueError("tfunc's CategoryEncoding does not support sparse=True.")
+        self.num_tokens = num_tokens
+        self.output_mode = output_mode
+        self.sparse = sparse
+
+    def call(self, inputs, count_weights=None):
+        if count_weights is not None and self.output_mode != "count":
+            raise ValueError(
+                "`count_weights` is not used when `output_mode` is not `'count'`. Received `count_weights`."
+            )
+        return _encode(inputs, self.output_mode, self.num_tokens, self.compute_dtype, count_weights)
+
+    def get_config(self):  # Keras 3.15 writes no `sparse`
+        return {**super().get_config(), "num_tokens": self.num_tokens, "output_mode": self.output_mode}
+
+
+def _summarize(values, epsilon):
+    """Keras's quantile summary of a batch: every ``1/epsilon``-th sorted value and its weight."""
+    values = np.sort(np.reshape(values, [-1]))
+    step = max(values.size / (1.0 / epsilon), 1)
+    boundaries = values[int(step - 1) :: int(step)]
+    return np.stack([boundaries, np.ones_like(boundaries) * step])
+
+
+def _compress(summary, epsilon):
+    """Keras's ``compress_summary``: the values at cumulative-weight fractions ``epsilon, 2
+    epsilon, ...``, interpolated."""
+    if summary.shape[1] * epsilon < 1:
+        return summary
+    percents = epsilon + np.arange(0.0, 1.0, epsilon)
+    cum_weights = summary[1].cumsum()
+    fractions = cum_weights / cum_weights[-1]
+    new_bins = np.interp(percents, fractions, summary[0])
+    cum_weights = np.interp(percents, fractions, cum_weights)
+    new_weights = cum_weights - np.concatenate((np.array([0]), cum_weights[:-1]))
+    return np.stack((new_bins, new_weights)).astype("float32")
+
+
+class Discretization(PolicyLayer):
+    """Buckets values by ``bin_boundaries`` (``b[i-1] <= x < b[i]`` is bucket ``i``): int32
+    indices, or their 'one_hot' / 'multi_hot' / 'count' encoding. ``adapt`` sets ``num_bins``
+    boundaries from the data's quantiles with Keras's summary algorithm (``epsilon``)."""
+
+    def __init__(
+        self, bin_boundaries=None, num_bins=None, epsilon=0.01, output_mode="int", sparse=False, dtype=None, name=None
+    ):
+        super().__init__(dtype=dtype, name=name)
+        if output_mode not in ("int",) + _OUTPUT_MODES:
+            raise ValueError(
+                f"Unknown value for `output_mode`. Allowed values are: ('int', 'one_hot', 'multi_hot', 'count'). "
+                f"Received: output_mode={output_mode}"
+            )
+        if sparse:
+            raise ValueError("tfunc's Discretization does not support sparse=True.")
+        if num_bins is not None and num_bins < 0:
+            raise ValueError(f"`num_bins` must be greater than or equal to 0. Received: `num_bins={num_bins}`")
+        if num_bins is not None and bin_boundaries is not None:
+            raise ValueError(
+                "Both `num_bins` and `bin_boundaries` should not be set. "
+                f"Received: `num_bins={num_bins}` and `bin_boundaries={bin_boundaries}`"
+            )
+        if num_bins is None and bin_boundaries is None:
+            raise ValueError("You need to set either `num_bins` or `bin_boundaries`.")
+        self.bin_boundaries = bin_boundaries
+        self.num_bins = num_bins
+        self.epsilon = epsilon
+        self.output_mode = output_mode
+        self.sparse = sparse
+
+    def adapt(self, data, steps=None):
+        """Sets ``bin_boundaries`` from an array, a tensor, or an iterable of batches (a
+        ``tf.data.Dataset`` included)."""
+        if self.num_bins is None:
+            raise ValueError(
+                "Cannot adapt a Discretization layer that has been initialized with `bin_boundaries`, "
+                "use `num_bins` instead."
+            )
+        batches = [data] if isinstance(data, (np.ndarray, Tensor)) or not hasattr(data, "__iter__") else data
+        summary = np.array([[], []], dtype="float32")
+        for i, batch in enumerate(batches):
+            if steps is not None and i >= steps:
+                break
+            merged = np.concatenate((_summarize(np.array(batch).astype("float32"), self.epsilon), summary), axis=1)
+            summary = _compress(np.take(merged, np.argsort(merged[0]), axis=1), self.epsilon)
+        self.bin_boundaries = _compress(summary, 1.0 / self.num_bins)[0, :-1].tolist()
+
+    def call(self, inputs):
+        if self.bin_boundaries is None:
+            raise ValueError(
+                "You need to either pass the `bin_boundaries` argument at construction time or call "
+                "`adapt(dataset)` before you can start using the `Discretization` layer."
+            )
+        x = convert_to_tensor(inputs)
+        if not x.dtype.is_floating:  # Keras reads the inputs as floats
+            x = math_ops.cast(x, D.float32)
+        boundaries = convert_to_tensor(np.asarray(self.bin_boundaries, x.dtype.as_numpy_dtype))
+        # the number of boundaries <= x (np.digitize)
+        above = math_ops.cast(array_ops.expand_dims(x, -1) >= boundaries, D.int32)
+        indices = reduction_ops.reduce_sum(above, axis=-1)
+        if self.output_mode == "int":
+            return indices
+        return _encode(indices, self.output_mode, len(self.bin_boundaries) + 1, self.compute_dtype)
+
+    def get_config(self):  # Keras 3.15 writes these keys only, its dtype as a plain name
+        return {
+            "bin_boundaries": self.bin_boundaries,
+            "num_bins": self.num_bins,
+            "epsilon": self.epsilon,
+            "output_mode": self.output_mode,
+            "sparse": self.sparse,
+            "name": self.name,
+            "dtype": self.dtype_policy.name,
+        }
+
+
+# --- the affine layers: RandomTranslation, RandomRotation, RandomZoom -----------------------------
+
+
+def _trunc_div(a, b):
+    """``int(a / b)`` of TensorFlow's kernel for ``a / b >= 0``: the floor."""
+    return math_ops.floor(a / b)
+
+
+def _map_coordinate(c, n, fill_mode):
+    """An input coordinate outside ``[0, n - 1]`` brought back in as ImageProjectiveTransformV3's
+    ``MapCoordinate`` does ('constant' leaves it, to read ``fill_value``)."""
+    if fill_mode == "constant":
+        return c
+    if fill_mode != "nearest" and n > 1:
+        if fill_mode == "reflect":  # ... c b a | a b c d | d c b ...
+            size2 = 2.0 * n
+            low = math_ops.where(c < -size2, size2 * _trunc_div(-c, size2) + c, c)
+            low = math_ops.where(low < -n, low + size2, -low - 1.0)
+            high = c - size2 * _trunc_div(c, size2)
+            high = math_ops.where(high >= n, size2 - high - 1.0, high)
+        else:  # wrap: ... b c d | a b c d | a b ...
+            low = c + n * (_trunc_div(-c, n - 1.0) + 1.0)
+            high = c - n * _trunc_div(c, n - 1.0)
+        c = math_ops.where(c < 0, low, math_ops.where(c > n - 1, high, c))
+    elif n <= 1:
+        c = creation_ops.zeros_like(c)
+    return math_ops.clip_by_value(c, 0.0, n - 1.0)
+
+
+def _affine_transform(images, transforms, interpolation, fill_mode, fill_value):
+    """TensorFlow's ImageProjectiveTransformV3 for affine ``transforms`` (``[batch, 8]`` rows
+    ``a0 a1 a2 b0 b1 b2 0 0``): output pixel ``(x, y)`` reads the input at ``(a0 x + a1 y + a2,
+    b0 x + b1 y + b2)``, mapped by ``fill_mode`` and interpolated; pixels read outside the image
+    are ``fill_value``. A composite of gathers, so gradients reach the images."""
+    n, h, w, c = (array_ops.shape(images)[0], *images.shape[1:])
+    flat = array_ops.reshape(images, [-1, c])
+    cols = [array_ops.reshape(transforms[:, i], [-1, 1, 1]) for i in range(6)]
+    xs = convert_to_tensor(np.arange(w, dtype=np.float32).reshape(1, 1, w))
+    ys = convert_to_tensor(np.arange(h, dtype=np.float32).reshape(1, h, 1))
+    x = _map_coordinate(cols[0] * xs + cols[1] * ys + cols[2], w, fill_mode)
+    y = _map_coordinate(cols[3] * xs + cols[4] * ys + cols[5], h, fill_mode)
+    base = array_ops.reshape(creation_ops.range(n) * (h * w), [-1, 1, 1])
+    fill = convert_to_tensor(fill_value, images.dtype)
+
+    def read(yi, xi):  # the pixels at integer (float-valued) positions, fill_value outside
+        inside = (yi >= 0) & (yi < h) & (xi >= 0) & (xi < w)
+        index = base + math_ops.cast(math_ops.where(inside, yi * w + xi, creation_ops.zeros_like(xi)), D.int32)
+        return math_ops.where(array_ops.expand_dims(inside, -1), array_ops.gather(flat, index), fill)
+
+    if interpolation == "nearest":  # std::round: half away from zero (coordinates >= 0 here or outside)
+        return read(
+            math_ops.sign(y) * math_ops.floor(math_ops.abs(y) + 0.5),
+            math_ops.sign(x) * math_ops.floor(math_ops.abs(x) + 0.5),
+        )
+    y0, x0 = math_ops.floor(y), math_ops.floor(x)
+    wy, wx = array_ops.expand_dims(y - y0, -1), array_ops.expand_dims(x - x0, -1)
+    wy, wx = math_ops.cast(wy, images.dtype), math_ops.cast(wx, images.dtype)
+    top = (1 - wx) * read(y0, x0) + wx * read(y0, x0 + 1)
+    bottom = (1 - wx) * read(y0 + 1, x0) + wx * read(y0 + 1, x0 + 1)
+    return (1 - wy) * top + wy * bottom
+
+
+_FILL_MODES = ("reflect", "wrap", "constant", "nearest")
+
+
+class _AffineLayer(_ImageLayer):
+    """In training, each image is moved by its own random affine map (bilinear or nearest,
+    ``fill_mode`` outside the image); at inference the images, in the compute dtype."""
+
+    def __init__(self, fill_mode, interpolation, seed, fill_value, **kwargs):
+        super().__init__(**kwargs)
+        if fill_mode not in _FILL_MODES:
+            raise NotImplementedError(f"Unknown `fill_mode` {fill_mode}. Expected of one {_FILL_MODES}.")
+        if interpolation not in ("nearest", "bilinear"):
+            raise NotImplementedError(
+                f"Unknown `interpolation` {interpolation}. Expected of one ('nearest', 'bilinear')."
+            )
+        self.fill_mode, self.interpolation = fill_mode, interpolation
+        self.seed, self.fill_value = seed, fill_value
+
+    def call(self, inputs, training=True):
+        x = self._float(inputs)
+        _image_rank(x, type(self).__name__)
+        _static_hw(x, type(self).__name__)
+        return in_training(x, training, self._move)
+
+    def _move(self, x):
+        batch = x if x.shape.rank == 4 else array_ops.expand_dims(x, 0)
+        count = array_ops.shape(batch)[:1]
+        out = _affine_transform(
+            batch, self._transforms(count, *batch.shape[1:3]), self.interpolation, self.fill_mode, self.fill_value
+        )
+        return out if x.shape.rank == 4 else array_ops.squeeze(out, [0])
+
+    def _uniform(self, count, low, high):
+        return random_ops.uniform(count, minval=low, maxval=high, seed=self.seed)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "fill_mode": self.fill_mode,
+            "interpolation": self.interpolation,
+            "seed": self.seed,
+            "fill_value": self.fill_value,
+        }
+
+
+def _symmetric_range(factor, name, low_open=False):
+    """Keras's ``_set_factor`` of RandomTranslation/RandomZoom: each end in [-1, 1] (RandomZoom:
+    above -1), a number ``f`` meaning ``(-|f|, |f|)``."""
+    message = (
+        "The `factor` argument should be a number (or a list of two numbers) in the range [-1.0, 1.0]. "
+        f"Received: {name}={factor}"
+    )
+    ends = factor if isinstance(factor, (tuple, list)) else [factor]
+    if isinstance(factor, (tuple, list)) and len(factor) != 2:
+        raise ValueError(message)
+    for v in ends:
+        if not isinstance(v, (int, float)) or v > 1.0 or v < -1.0 or (low_open and v == -1.0):
+            raise ValueError(message)
+    return tuple(sorted(factor)) if isinstance(factor, (tuple, list)) else (-abs(factor), abs(factor))
+
+
+def _rows(*columns):
+    """``[batch, 8]`` transforms from eight ``[batch]`` columns."""
+    return array_ops.stack(columns, axis=1)
+
+
+class RandomTranslation(_AffineLayer):
+    """Shifts each image by fractions of its height and width drawn from the factor ranges."""
+
+    def __init__(
+        self,
+        height_factor,
+        width_factor,
+        fill_mode="reflect",
+        interpolation="bilinear",
+        seed=None,
+        fill_value=0.0,
+        data_format=None,
+        **kwargs,
+    ):
+        super().__init__(fill_mode, interpolation, seed, fill_value, data_format=data_format, **kwargs)
+        self.height_factor, self.width_factor = height_factor, width_factor
+        self._tfunc_height = _symmetric_range(height_factor, "height_factor")
+        self._tfunc_width = _symmetric_range(width_factor, "width_factor")
+
+    def _transforms(self, count, h, w):
+        dy = self._uniform(count, *self._tfunc_height) * h
+        dx = self._uniform(count, *self._tfunc_width) * w
+        one, zero = creation_ops.ones_like(dx), creation_ops.zeros_like(dx)
+        return _rows(one, zero, -dx, zero, one, -dy, zero, zero)
+
+    def get_config(self):
+        return {**super().get_config(), "height_factor": self.height_factor, "width_factor": self.width_factor}
+
+
+class RandomRotation(_AffineLayer):
+    """Rotates each image about its centre by ``factor`` turns (a range, or ``(-f, f)``)."""
+
+    def __init__(
+        self,
+        factor,
+        fill_mode="reflect",
+        interpolation="bilinear",
+        seed=None,
+        fill_value=0.0,
+        data_format=None,
+        **kwargs,
+    ):
+        super().__init__(fill_mode, interpolation, seed, fill_value, data_format=data_format, **kwargs)
+        self.factor = _factor_range(factor, (-1, 1))
+
+    def _transforms(self, count, h, w):
+        angle = self._uniform(count, self.factor[0] * 360.0, self.factor[1] * 360.0) * (np.pi / 180.0)
+        cx, cy = 0.5 * (w - 1), 0.5 * (h - 1)
+        cos, sin = math_ops.cos(angle), math_ops.sin(angle)
+        zero = creation_ops.zeros_like(angle)
+        return _rows(cos, -sin, cx - cx * cos + cy * sin, sin, cos, cy - cx * sin - cy * cos, zero, zero)
+
+    def get_config(self):
+        return {**super().get_config(), "factor": self.factor}
+
+
+class RandomZoom(_AffineLayer):
+    """Zooms each image about its centre: input scale ``1 + f`` per axis, ``f`` drawn from the
+    factor ranges (negative zooms in); the width follows the height when ``width_factor`` is None."""
+
+    def __init__(
+        self,
+        height_factor,
+        width_factor=None,
+        fill_mode="reflect",
+        interpolation="bilinear",
+        seed=None,
+        fill_value=0.0,
+        data_format=None,
+        **kwargs,
+    ):
+        super().__init__(fill_mode, interpolation, seed, fill_value, data_format=data_format, **kwargs)
+        self.height_factor, self.width_factor = height_factor, width_factor
+        self._tfunc_height = _symmetric_range(height_factor, "height_factor", low_open=True)
+        self._tfunc_width = (
+            None if width_factor is None else _symmetric_range(width_factor, "width_factor", low_open=True)
+        )
+
+    def _transforms(self, count, h, w):
+        zy = 1.0 + self._uniform(count, *self._tfunc_height)
+        zx = zy if self._tfunc_width is None else 1.0 + self._uniform(count, *self._tfunc_width)
+        zero = creation_ops.zeros_like(zx)
+        return _rows(zx, zero, (w - 1) / 2.0 * (1.0 - zx), zero, zy, (h - 1) / 2.0 * (1.0 - zy), zero, zero)
+
+    def get_config(self):
+        return {**super().get_config(), "height_factor": self.height_factor, "width_factor": self.width_factor}
