@@ -121,10 +121,13 @@ def pythonify_logs(logs) -> dict:
         if isinstance(value, dict):
             result.update(pythonify_logs(value))
             continue
-        try:
-            value = float(value)
-        except (TypeError, ValueError):
-            pass
+        if hasattr(value, "numpy"):  # a tensor: its value (a vector metric stays an array, as Keras)
+            value = value.numpy()
+        if getattr(value, "ndim", 0) == 0:
+            try:
+                value = float(value)
+            except (TypeError, ValueError):
+                pass
         result[key] = value
     return result
 

@@ -37,6 +37,7 @@ from .serialization import (
     serialize_keras_object,
 )
 from .trainers.data_adapters import pack_x_y_sample_weight, unpack_x_y_sample_weight
+from .trainers.py_dataset import PyDataset, Sequence
 
 __all__ = [
     "set_random_seed",
@@ -377,67 +378,6 @@ def split_dataset(dataset, left_size=None, right_size=None, shuffle=False, seed=
 
 
 # --- data for fit ---------------------------------------------------------------------------------
-
-
-class PyDataset:
-    """Keras's ``PyDataset`` (``Sequence``): a subclass defines ``__len__`` (the number of batches)
-    and ``__getitem__(index)`` (one batch, ``x``, ``(x, y)`` or ``(x, y, sample_weight)``), and may
-    define ``on_epoch_begin``/``on_epoch_end``. ``fit``/``evaluate``/``predict`` take it as an
-    iterable of batches: one pass over it is one epoch, after which ``on_epoch_end`` runs; the
-    batches come in order (``fit``'s ``shuffle`` does not reorder them, unlike Keras). They are
-    produced in the calling thread: ``workers > 1`` and ``use_multiprocessing`` are refused."""
-
-    def __init__(self, workers=1, use_multiprocessing=False, max_queue_size=10):
-        if workers > 1 or use_multiprocessing:
-            raise ValueError(
-                "tfunc.keras.utils.PyDataset loads batches in the calling thread: workers > 1 and "
-                f"use_multiprocessing=True are not supported (got workers={workers}, "
-                f"use_multiprocessing={use_multiprocessing})."
-            )
-        self._workers = workers
-        self._use_multiprocessing = use_multiprocessing
-        self._max_queue_size = max_queue_size
-
-    # (subclasses often skip ``super().__init__()``: the defaults stand in)
-    @property
-    def workers(self):
-        return getattr(self, "_workers", 1)
-
-    @property
-    def use_multiprocessing(self):
-        return getattr(self, "_use_multiprocessing", False)
-
-    @property
-    def max_queue_size(self):
-        return getattr(self, "_max_queue_size", 10)
-
-    def __getitem__(self, index):
-        raise NotImplementedError(f"{type(self).__name__} must implement __getitem__(index).")
-
-    def __len__(self):
-        raise NotImplementedError(f"{type(self).__name__} must implement __len__().")
-
-    @property
-    def num_batches(self):
-        return len(self)
-
-    def on_epoch_begin(self):
-        pass
-
-    def on_epoch_end(self):
-        pass
-
-    def __iter__(self):
-        self.on_epoch_begin()
-        try:
-            for i in range(len(self)):
-                yield self[i]
-        finally:
-            # also when fit drops the pass after its last step without asking for more
-            self.on_epoch_end()
-
-
-Sequence = PyDataset  # Keras 3's alias
 
 
 # --- the progress bar ----------------------------------------------------------------------------

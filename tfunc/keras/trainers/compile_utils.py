@@ -15,7 +15,7 @@ from ...api.variables import Variable
 from ...core import dtypes as D
 from ...core import nest
 from ...eager.convert import convert_to_tensor
-from ...eager.tensor import Tensor
+from ...eager.tensor import EagerTensor, Tensor
 from .. import losses as losses_module
 from .. import metrics as metrics_module
 from ..layers import base as base_layer
@@ -318,7 +318,10 @@ class CompileLoss:
             value = loss(yt, yp, sw)
             value = math_ops.cast(value, D.float32) if value.dtype is not D.float32 else value
             if self.metrics:
-                batch = array_ops.shape(yp)[0] if yp.shape.rank else None
+                # Keras weighs a batch's value by its static batch size, which its traced steps
+                # never know (tf.data's batch dimension is None): traced, a per-output loss is
+                # the plain mean of the batches' values; run eagerly, the batch-weighted mean
+                batch = yp.shape[0] if isinstance(yp, EagerTensor) and yp.shape.rank else None
                 self.metrics[k].update_state(value, sample_weight=batch)
             if weight is not None:
                 value = value * float(weight)

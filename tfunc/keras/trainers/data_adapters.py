@@ -4,6 +4,9 @@
   ``batch_size`` (32 by default; the last batch may be smaller), reshuffled every epoch when
   ``shuffle=True`` (``"batch"`` shuffles inside each batch only); float64 arrays become float32
   (Keras's floatx);
+* a ``keras.utils.PyDataset``: its batches by index, the batch order reshuffled every epoch
+  when ``shuffle`` is set, with its ``on_epoch_begin``/``on_epoch_end`` hooks run when Keras runs
+  them;
 * a ``tfunc.data.Dataset`` of batches, or any Python iterable/generator of batches: used as is.
 
 A batch is ``(x,)``, ``(x, y)`` or ``(x, y, sample_weight)``. :class:`EpochIterator` runs the
@@ -13,7 +16,10 @@ as Keras does), or one pass over the data.
 
 from __future__ import annotations
 
+import itertools
 import math
+import random
+import types
 import warnings
 
 import numpy as np
@@ -24,6 +30,9 @@ from ...data import Dataset
 from ...data.dataset import INFINITE_CARDINALITY
 from ...eager.convert import convert_to_tensor
 from ...eager.tensor import Tensor
+from .py_dataset import PyDataset
+
+_NUM_BATCHES_FOR_SPEC = 2  # Keras's NUM_BATCHES_FOR_TENSOR_SPEC
 
 __all__ = [
     "unpack_x_y_sample_weight",
@@ -136,7 +145,18 @@ def class_weight_to_sample_weights(y, class_weight):
     return weights
 
 
-class ArrayDataAdapter:
+class DataAdapter:
+    """The epoch hooks :class:`EpochIterator` calls on every adapter (only a PyDataset's do
+    anything)."""
+
+    def on_epoch_begin(self):
+        pass
+
+    def on_epoch_end(self):
+        pass
+
+
+class ArrayDataAdapter(DataAdapter):
     """Batches of NumPy arrays (nested structures of them allowed)."""
 
     def __init__(self, x, y=None, sample_weight=None, batch_size=None, steps=None, shuffle=False, class_weight=None):
@@ -209,22 +229,32 @@ class ArrayDataAdapter:
             yield pack_x_y_sample_weight(x, y, sw)
 
 
-class IterableDataAdapter:
+class IterableDataAdapter(DataAdapter):
     """Batches from a ``tfunc.data.Dataset`` or any iterable (a generator is used once)."""
 
     def __init__(self, data, class_weight=None):
         self._data = data
         self._class_weight = class_weight
         self.num_batches = None
+        self.first_batches = []
         if isinstance(data, Dataset):
             n = data._cardinality()
             self.num_batches = n if n >= 0 else None
             self.infinite = n == INFINITE_CARDINALITY
         else:
             self.infinite = False
+        if isinstance(data, types.GeneratorType):
+            # as Keras: the first batches are read now (for their specs) and replayed at the
+            # start of every pass, so a later epoch over a spent generator trains on them again
+            self.first_batches = list(itertools.islice(data, _NUM_BATCHES_FOR_SPEC))
+            if not self.first_batches:
+                raise ValueError(
+                    "When passing a Python generator to a Keras model, the generator must yield at least one "
+                    "batch. Received an empty generator."
+                )
 
     def __iter__(self):
-        source = iter(self._data)
+        source = itertools.chain(self.first_batches, self._data) if self.first_batches else iter(self._data)
         if self._class_weight is None:
             return source
         return self._weighted(source)
@@ -239,10 +269,77 @@ class IterableDataAdapter:
             yield (x, y, class_weight_to_sample_weights(y, self._class_weight))
 
 
+class PyDatasetAdapter(DataAdapter):
+    """Batches of a ``keras.utils.PyDataset`` by index (Keras's ``PyDatasetAdapter``): every pass
+    draws a new batch order with Python's ``random.shuffle`` when ``shuffle`` is set (so
+    ``random.seed`` gives Keras's order); ``num_batches`` None means an endless dataset."""
+
+    def __init__(self, py_dataset, class_weight=None, shuffle=False):
+        self.py_dataset = py_dataset
+        self._class_weight = class_weight
+        self._shuffle = shuffle
+        self.num_batches = py_dataset.num_batches
+        self.infinite = self.num_batches is None
+
+    def standardize(self, batch):
+        """A batch as ``(x,)``, ``(x, y)`` or ``(x, y, sample_weight)`` (a dict stays ``x``)."""
+        if isinstance(batch, dict):
+            return batch
+        if isinstance(batch, np.ndarray):
+            batch = (batch,)
+        if isinstance(batch, list):
+            batch = tuple(batch)
+        if not isinstance(batch, tuple) or len(batch) not in (1, 2, 3):
+            raise ValueError(
+                "PyDataset.__getitem__() must return a tuple or a dict. If a tuple, it must be ordered either "
+                "(input,) or (inputs, targets) or (inputs, targets, sample_weights). Received: "
+                f"{str(batch)[:100]}... of type {type(batch)}"
+            )
+        if self._class_weight is not None:
+            if len(batch) == 3:
+                raise ValueError("You cannot specify `class_weight` and `sample_weight` at the same time.")
+            if len(batch) == 2:
+                batch = batch + (class_weight_to_sample_weights(batch[1], self._class_weight),)
+        return batch
+
+    def __iter__(self):
+        # a generator: the order is drawn at the first batch, so a pass made but never read
+        # (EpochIterator makes the next one ahead) draws none, as Keras's
+        if self.num_batches is None:
+            indices = itertools.count()
+        else:
+            indices = list(range(self.num_batches))
+            if self._shuffle:  # also "batch", as Keras
+                random.shuffle(indices)
+        for i in indices:
+            yield self.standardize(self.py_dataset[i])
+
+    def on_epoch_begin(self):
+        self.py_dataset.on_epoch_begin()
+
+    def on_epoch_end(self):
+        self.py_dataset.on_epoch_end()
+
+
 def get_data_adapter(x, y=None, sample_weight=None, batch_size=None, steps=None, shuffle=False, class_weight=None):
     """The adapter for ``x`` (arrays, a Dataset, or an iterable of batches)."""
+
     if x is None:
         raise ValueError("No input data was given (x=None).")
+    if isinstance(x, PyDataset):
+        for arg, value, what in (("y", y, "the targets"), ("sample_weights", sample_weight, "the sample weights")):
+            if value is not None:
+                raise ValueError(
+                    f"When providing `x` as a PyDataset, `{arg}` should not be passed. Instead, {what} should be "
+                    "included as part of the PyDataset."
+                )
+        if getattr(x, "num_batches", None) is None and shuffle:
+            warnings.warn(
+                "`shuffle=True` was passed, but will be ignored since the data `x` was provided as an infinite "
+                "PyDataset. The PyDataset is expected to already be shuffled.",
+                stacklevel=2,
+            )
+        return PyDatasetAdapter(x, class_weight=class_weight, shuffle=shuffle)
     if isinstance(x, Dataset) or (
         not isinstance(x, (np.ndarray, Tensor, Variable, list, tuple, dict)) and hasattr(x, "__iter__")
     ):
@@ -256,6 +353,17 @@ def get_data_adapter(x, y=None, sample_weight=None, batch_size=None, steps=None,
             raise ValueError(
                 f"When providing `x` as {kind}, `sample_weight` should not be passed. Instead, the sample "
                 "weights should be included as part of the data."
+            )
+        if shuffle and (isinstance(x, Dataset) or isinstance(x, types.GeneratorType)):
+            what = "a tf.data.Dataset" if isinstance(x, Dataset) else "a generator"
+            expected = (
+                "The Dataset is expected to already be shuffled (via `.shuffle(buffer_size)`)."
+                if isinstance(x, Dataset)
+                else "The generator is expected to yield already-shuffled data."
+            )
+            warnings.warn(
+                f"`shuffle=True` was passed, but will be ignored since the data `x` was provided as {what}. {expected}",
+                stacklevel=2,
             )
         return IterableDataAdapter(x, class_weight=class_weight)
     if not _is_array_data(x):
@@ -336,16 +444,20 @@ class EpochIterator:
         return self._num_batches
 
     def reset(self):
-        """The next epoch starts a new pass over the data."""
+        """The next epoch starts a new pass over the data. As Keras, this ends the adapter's
+        epoch (fit and evaluate reset before their first epoch: a PyDataset's ``on_epoch_end``
+        runs once more than there are epochs)."""
         self._current_iterator = None
+        self._num_batches = self.data_adapter.num_batches
         self._steps_seen = 0
+        self.data_adapter.on_epoch_end()
 
     def _interrupted_warning(self):
         warnings.warn(
             "Your input ran out of data; interrupting training. Make sure that your dataset or generator can "
             "generate at least `steps_per_epoch * epochs` batches. You may need to use the `.repeat()` "
             "function when building your dataset.",
-            stacklevel=3,
+            stacklevel=4,  # fit's loop over enumerate_epoch
         )
 
     def _next_batches(self, iterator):
@@ -361,6 +473,12 @@ class EpochIterator:
         return batches
 
     def enumerate_epoch(self):
+        # the adapter's epoch hooks, as Keras: no on_epoch_end when the caller stops early
+        self.data_adapter.on_epoch_begin()
+        yield from self._enumerate_batches()
+        self.data_adapter.on_epoch_end()
+
+    def _enumerate_batches(self):
         spe = self.steps_per_execution
         steps = self.steps_per_epoch or self._num_batches or -1
         if steps > 0:
@@ -400,6 +518,10 @@ class EpochIterator:
         """A batch to build the model with, without consuming the data of the first epoch."""
         if isinstance(self.data_adapter, ArrayDataAdapter):
             return to_tensors(self.data_adapter.peek())
+        if isinstance(self.data_adapter, PyDatasetAdapter):  # batches by index: read one
+            return to_tensors(self.data_adapter.standardize(self.data_adapter.py_dataset[0]))
+        if self.data_adapter.first_batches:
+            return to_tensors(self.data_adapter.first_batches[0])
         if isinstance(self.data_adapter._data, Dataset):
             return to_tensors(next(iter(self.data_adapter)))
         return None

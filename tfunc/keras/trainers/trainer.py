@@ -532,6 +532,7 @@ class Trainer:
         )
         self._tfunc_distribute_input(epoch_iterator)
         self._symbolic_build(epoch_iterator.first_batch())
+        epoch_iterator.reset()
         callbacks = self._callback_list(callbacks, verbose, epochs, epoch_iterator.num_batches)
         self.stop_training = False
         train_function = self.make_train_function()
