@@ -33,13 +33,17 @@ from .api.array_composites import (
     boolean_mask,
     broadcast_dynamic_shape,
     broadcast_static_shape,
+    histogram_fixed_width,
+    histogram_fixed_width_bins,
     identity_n,
+    invert_permutation,
     repeat,
     reverse,
     roll,
     sequence_mask,
     shape_n,
     tensordot,
+    unique_with_counts,
 )
 from .api.array_ops import (
     broadcast_to,
@@ -88,10 +92,11 @@ from .api.indexing_ops import (
 )
 from .api.io_ops import print_ as print
 from .api.linalg_ops import einsum, norm
-from .api.math_composites import saturate_cast
+from .api.math_composites import realdiv, saturate_cast
 from .api.math_ops import (
     abs,
     acos,
+    acosh,
     add,
     add_n,
     asin,
@@ -123,6 +128,7 @@ from .api.math_ops import (
     not_equal,
     pow,
     round,
+    scalar_mul,
     sigmoid,
     sign,
     sin,
@@ -130,6 +136,7 @@ from .api.math_ops import (
     sqrt,
     square,
     subtract,
+    tan,
     tanh,
     truediv,
     truncatediv,
@@ -331,6 +338,14 @@ __all__ = [
     "square",
     "subtract",
     "tanh",
+    "tan",
+    "acosh",
+    "realdiv",
+    "scalar_mul",
+    "invert_permutation",
+    "histogram_fixed_width",
+    "histogram_fixed_width_bins",
+    "unique_with_counts",
     "truncatediv",
     "truncatemod",
     "saturate_cast",

@@ -1,21 +1,30 @@
 """``tfunc.math``: elementwise math, reductions and cumulative ops."""
 
+from .api.array_composites import invert_permutation
 from .api.linalg_ops import l2_normalize
 from .api.math_composites import (
     confusion_matrix,
     count_nonzero,
     divide_no_nan,
     in_top_k,
+    is_non_decreasing,
+    is_strictly_increasing,
     log_sigmoid,
+    polyval,
+    realdiv,
+    reciprocal_no_nan,
     reduce_euclidean_norm,
     reduce_std,
     reduce_variance,
     xdivy,
+    xlog1py,
     xlogy,
+    zero_fraction,
 )
 from .api.math_ops import (
     abs,
     acos,
+    acosh,
     add,
     add_n,
     angle,
@@ -31,10 +40,12 @@ from .api.math_ops import (
     conj,
     cos,
     cosh,
+    digamma,
     divide,
     equal,
     erf,
     erfc,
+    erfinv,
     exp,
     expm1,
     floor,
@@ -49,6 +60,7 @@ from .api.math_ops import (
     is_nan,
     less,
     less_equal,
+    lgamma,
     log,
     log1p,
     logical_and,
@@ -60,6 +72,7 @@ from .api.math_ops import (
     mod,
     multiply,
     multiply_no_nan,
+    ndtri,
     negative,
     not_equal,
     pow,
@@ -82,6 +95,7 @@ from .api.math_ops import (
     tanh,
     truediv,
 )
+from .api.nn_composites import softsign
 from .api.nn_ops import log_softmax, softmax
 from .api.run_time_axis import (
     argmax,
@@ -109,6 +123,7 @@ from .api.segment_ops import (
     unsorted_segment_mean,
     unsorted_segment_min,
     unsorted_segment_prod,
+    unsorted_segment_sqrt_n,
     unsorted_segment_sum,
 )
 from .api.sort_ops import top_k
@@ -219,4 +234,19 @@ __all__ = [
     "unsorted_segment_sum",
     "xdivy",
     "xlogy",
+    "acosh",
+    "digamma",
+    "erfinv",
+    "invert_permutation",
+    "is_non_decreasing",
+    "is_strictly_increasing",
+    "lgamma",
+    "ndtri",
+    "polyval",
+    "realdiv",
+    "reciprocal_no_nan",
+    "softsign",
+    "unsorted_segment_sqrt_n",
+    "xlog1py",
+    "zero_fraction",
 ]

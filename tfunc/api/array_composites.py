@@ -5,6 +5,7 @@ registered ops they are made of."""
 
 from __future__ import annotations
 
+import collections
 import string
 
 import numpy as np
@@ -15,7 +16,7 @@ from ..core.shapes import TensorShape, as_shape, broadcast_shapes
 from ..eager.convert import constant, convert_to_tensor
 from ..eager.dispatch import call
 from ..eager.tensor import EagerTensor, Tensor
-from ..ops.array import dynamic_reshape_op
+from ..ops.array import dynamic_reshape_op, invert_permutation_op
 from ..ops.infer import normalize_axis
 from ..tracing.symbolic import constant_value
 from . import math_ops as m
@@ -25,7 +26,11 @@ from .creation_ops import range as tf_range
 from .creation_ops import zeros
 from .linalg_ops import einsum
 from .nn_ops import matmul
+from .segment_ops import bincount
 from .slicing import getitem
+from .sort_ops import unique
+
+UniqueWithCounts = collections.namedtuple("UniqueWithCounts", ["y", "idx", "count"])
 
 
 def _known_rank(x, fn: str) -> int:
@@ -207,3 +212,43 @@ def broadcast_dynamic_shape(shape_x, shape_y):
         out = np.broadcast_shapes(tuple(sx.numpy().tolist()), tuple(sy.numpy().tolist()))
         return constant(np.asarray(out, sx.dtype._np).reshape(len(out)), sx.dtype)
     return m.cast(shape(zeros(sx, D.int8) + zeros(sy, D.int8)), sx.dtype)
+
+
+def invert_permutation(x, name=None):
+    """``y`` with ``y[x[i]] = i``: the inverse of the permutation ``x`` (a vector of int32 or
+    int64 holding each of 0..n-1 once; anything else is an InvalidArgumentError)."""
+    return call(invert_permutation_op, (convert_to_tensor(x),))
+
+
+def unique_with_counts(x, out_idx=D.int32, name=None):
+    """``(y, idx, count)``: :func:`unique`'s values and positions, and how often each value of
+    ``y`` occurs in ``x`` (``out_idx`` typed)."""
+    y, idx = unique(x, out_idx=out_idx)
+    return UniqueWithCounts(y, idx, bincount(idx, dtype=out_idx))
+
+
+def _histogram_bins(values, value_range, nbins, fn):
+    """The bin (0..nbins-1) of each value: floor(nbins * (v - lo) / (hi - lo)), clamped (values
+    below the range fall in the first bin, above it in the last)."""
+    v = convert_to_tensor(values)
+    if not v.dtype.is_floating:
+        if fn == "histogram_fixed_width_bins":  # TensorFlow's composite has no integer path
+            raise InvalidArgumentError(f"{fn}: values must be floating, got {v.dtype.name}.")
+        v = m.cast(v, D.float64)  # (the HistogramFixedWidth kernel computes in double)
+    lo_hi = m.cast(convert_to_tensor(value_range), v.dtype)
+    n = m.cast(convert_to_tensor(nbins), v.dtype)
+    scaled = (v - lo_hi[0]) / (lo_hi[1] - lo_hi[0])
+    return m.clip_by_value(m.floor(n * scaled), m.cast(0, v.dtype), n - 1)
+
+
+def histogram_fixed_width_bins(values, value_range, nbins=100, dtype=D.int32, name=None):
+    """For each of ``values``, its bin among ``nbins`` equal ones over ``value_range``."""
+    return m.cast(_histogram_bins(values, value_range, nbins, "histogram_fixed_width_bins"), dtype)
+
+
+def histogram_fixed_width(values, value_range, nbins=100, dtype=D.int32, name=None):
+    """How many of ``values`` fall in each of ``nbins`` equal bins over ``value_range`` (the
+    first and last bins also count the values below and above it)."""
+    n = int(nbins.numpy() if hasattr(nbins, "numpy") else nbins)  # the result's length: static
+    bins = m.cast(reshape(_histogram_bins(values, value_range, n, "histogram_fixed_width"), [-1]), D.int32)
+    return bincount(bins, minlength=n, maxlength=n, dtype=dtype)

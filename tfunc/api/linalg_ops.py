@@ -9,14 +9,17 @@ from collections import namedtuple
 
 import numpy as np
 
+from ..core import dtypes as D
 from ..core.errors import InvalidArgumentError
 from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import call
 from ..ops import linalg as L
 from ..ops.infer import normalize_axis
 from . import math_ops, reduction_ops, run_time_axis
-from .array_ops import expand_dims, squeeze, transpose
+from .array_ops import expand_dims, reshape, squeeze, stack, transpose, unstack
+from .creation_ops import eye
 from .indexed_slices import IndexedSlices
+from .nn_ops import matmul
 
 Qr = namedtuple("Qr", ["q", "r"])
 
@@ -233,3 +236,117 @@ def global_norm(t_list, name=None):
         s = reduction_ops.reduce_sum(math_ops.square(t))
         total = s if total is None else total + math_ops.cast(s, total.dtype)
     return math_ops.sqrt(total)
+
+
+# --- slogdet, eigh and what TensorFlow's Python composes ------------------------------------
+
+
+def slogdet(input, name=None):
+    """``(sign, log_abs_determinant)`` of each matrix: det = sign * exp(log_abs_determinant),
+    without the overflow of det itself (a singular matrix: sign 0, -inf)."""
+    return tuple(call(L.log_matrix_determinant_op, (convert_to_tensor(input),)))
+
+
+def eigh(tensor, name=None):
+    """``(e, v)``: the eigenvalues ascending and the eigenvectors (columns) of each Hermitian
+    matrix, read from its lower triangle."""
+    return tuple(call(L.self_adjoint_eig_op, (convert_to_tensor(tensor),), {"compute_v": True}))
+
+
+def eigvalsh(tensor, name=None):
+    """The eigenvalues, ascending, of each Hermitian matrix (its lower triangle)."""
+    return call(L.self_adjoint_eig_op, (convert_to_tensor(tensor),), {"compute_v": False})[0]
+
+
+def cross(a, b, name=None):
+    """The cross product of the 3-vectors along the last axis of ``a`` and ``b``."""
+    a, b = math_ops._operands(a, b)
+    if a.shape.rank is not None and a.shape[-1] not in (3, None):
+        raise InvalidArgumentError(f"cross: the last dimension must be 3, got shape {a.shape}.")
+    (a1, a2, a3), (b1, b2, b3) = unstack(a, 3, axis=-1), unstack(b, 3, axis=-1)
+    return stack([a2 * b3 - a3 * b2, a3 * b1 - a1 * b3, a1 * b2 - a2 * b1], axis=-1)
+
+
+def normalize(tensor, ord="euclidean", axis=None, name=None):
+    """``(tensor / norm, norm)`` with the norm of :func:`norm` kept over ``axis``."""
+    x = convert_to_tensor(tensor)
+    n = norm(x, ord=ord, axis=axis, keepdims=True)
+    return x / n, n
+
+
+def cholesky_solve(chol, rhs, name=None):
+    """``X`` with ``A @ X == rhs``, given ``chol``, the Cholesky factor of ``A``."""
+    y = triangular_solve(chol, rhs, lower=True, adjoint=False)
+    return triangular_solve(chol, y, lower=True, adjoint=True)
+
+
+def _default_tolerance(a, dtype, factor):
+    """factor * max(m, n) * eps of ``a``'s matrices (static sizes)."""
+    m, n = a.shape[-2:]
+    if m is None or n is None:
+        raise ValueError("pinv and matrix_rank need matrices of known size (or an explicit tolerance).")
+    return factor * max(m, n) * float(np.finfo(dtype.real_dtype.as_numpy_dtype).eps)
+
+
+def pinv(a, rcond=None, validate_args=False, name=None):
+    """The Moore-Penrose pseudo-inverse, from the SVD: singular values at most ``rcond`` times
+    the largest count as 0 (default 10 * max(m, n) * eps, as TensorFlow)."""
+    a = convert_to_tensor(a)
+    if rcond is None:
+        rcond = _default_tolerance(a, a.dtype, 10.0)
+    s, u, v = svd(a)
+    cutoff = convert_to_tensor(rcond, dtype=s.dtype) * reduction_ops.reduce_max(s, axis=-1, keepdims=True)
+    s = math_ops.where(s > cutoff, s, convert_to_tensor(np.inf, dtype=s.dtype))  # 1 / inf: dropped
+    return matmul(v / math_ops.cast(expand_dims(s, -2), v.dtype), u, adjoint_b=True)
+
+
+def matrix_rank(a, tol=None, validate_args=False, name=None):
+    """The number of singular values above ``tol`` (default max(m, n) * eps * the largest one),
+    as int32."""
+    a = convert_to_tensor(a)
+    s = svd(a, compute_uv=False)
+    if tol is None:
+        tol = _default_tolerance(a, a.dtype, 1.0) * reduction_ops.reduce_max(s, axis=-1, keepdims=True)
+    else:
+        tol = convert_to_tensor(tol, dtype=s.dtype)
+    return reduction_ops.reduce_sum(math_ops.cast(s > tol, D.int32), axis=-1)
+
+
+def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
+    """Least squares (ridge with ``l2_regularizer``) solutions by the normal equations through
+    Cholesky, TensorFlow's ``fast=True`` path: (A^H A + l2 I)^-1 A^H B for tall A, and
+    A^H (A A^H + l2 I)^-1 B for wide A."""
+    if not fast:
+        raise ValueError("lstsq: fast=False (the complete orthogonal decomposition) is not supported.")
+    a, b = convert_to_tensor(matrix), convert_to_tensor(rhs)
+    m, n = a.shape[-2:] if a.shape.rank is not None else (None, None)
+    if m is None or n is None:
+        raise ValueError("lstsq needs matrices of known size.")
+    tall = m >= n
+    gram = matmul(a, a, adjoint_a=True) if tall else matmul(a, a, adjoint_b=True)
+    k = n if tall else m
+    gram = gram + convert_to_tensor(l2_regularizer, dtype=a.dtype) * eye(k, dtype=a.dtype)
+    chol = cholesky(gram)
+    if tall:
+        return cholesky_solve(chol, matmul(a, b, adjoint_a=True))
+    return matmul(a, cholesky_solve(chol, b), adjoint_a=True)
+
+
+def tensor_diag(diagonal, name=None):
+    """The tensor of shape ``D + D`` with ``diagonal`` (shape ``D``) at ``[i..., i...]``."""
+    d = convert_to_tensor(diagonal)
+    dims = d.shape.as_list() if d.shape.rank is not None else None
+    if dims is None or None in dims:
+        raise ValueError("tensor_diag needs a diagonal of known shape.")
+    return reshape(diag(reshape(d, [-1])), dims + dims)
+
+
+def tensor_diag_part(input, name=None):
+    """The diagonal ``x[i..., i...]`` of a tensor of shape ``D + D``."""
+    x = convert_to_tensor(input)
+    dims = x.shape.as_list() if x.shape.rank is not None else None
+    if dims is None or None in dims or len(dims) % 2 or dims[: len(dims) // 2] != dims[len(dims) // 2 :]:
+        raise ValueError(f"tensor_diag_part needs a tensor of known shape D + D, got {x.shape}.")
+    half = dims[: len(dims) // 2]
+    n = int(np.prod(half, dtype=np.int64))
+    return reshape(diag_part(reshape(x, [n, n])), half)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import dtypes as D
-from ..core.errors import InvalidArgumentError
+from ..core.errors import InvalidArgumentError, NotFoundError
 from ..eager.convert import constant, convert_to_tensor
 from ..eager.tensor import EagerTensor
 from . import math_ops as m
@@ -44,6 +44,65 @@ def xdivy(x, y, name=None):
     x, y = m._operands(x, y)
     zero = m.equal(x, 0)
     return m.where(zero, m.multiply(x, 0), m.divide(x, _safe(zero, y, m.cast(1, y.dtype))))
+
+
+def xlog1py(x, y, name=None):
+    """``x * log1p(y)``, and 0 where ``x`` is 0."""
+    x, y = m._operands(x, y)
+    zero = m.equal(x, 0)
+    return m.where(zero, m.multiply(x, 0), m.multiply(x, m.log1p(_safe(zero, y, m.cast(0, y.dtype)))))
+
+
+def reciprocal_no_nan(x, name=None):
+    """``1 / x``, and 0 where ``x`` is 0 (floating and complex tensors)."""
+    x = convert_to_tensor(x)
+    if not (x.dtype.is_floating or x.dtype.is_complex):
+        raise TypeError(f"reciprocal_no_nan needs a floating or complex tensor, got {x.dtype.name}.")
+    return divide_no_nan(m.cast(1, x.dtype), x)
+
+
+def realdiv(x, y, name=None):
+    """``x / y`` for floating and complex tensors (TensorFlow's RealDiv has no integer kernel)."""
+    x, y = m._operands(x, y)
+    if not (x.dtype.is_floating or x.dtype.is_complex):
+        raise NotFoundError(f"realdiv: no kernel for {x.dtype.name}; it takes floating and complex tensors.")
+    return m.divide(x, y)
+
+
+def polyval(coeffs, x, name=None):
+    """``coeffs[0] * x**(n-1) + ... + coeffs[n-1]`` by Horner's rule; 0 for no coefficients."""
+    x = convert_to_tensor(x)
+    if not coeffs:
+        return zeros_like(x)
+    p = convert_to_tensor(coeffs[0])
+    for c in coeffs[1:]:
+        p = m.add(convert_to_tensor(c), m.multiply(p, x))
+    return p
+
+
+def _adjacent(x):
+    """The flattened ``x``'s elements 1.. and ..-2: the pairs the monotonicity tests compare."""
+    flat = reshape(convert_to_tensor(x), [-1])
+    return flat[1:], flat[:-1]
+
+
+def is_non_decreasing(x, name=None):
+    """Whether the elements of ``x`` (flattened) never decrease; True with fewer than two."""
+    later, earlier = _adjacent(x)
+    return r.reduce_all(m.greater_equal(later, earlier))
+
+
+def is_strictly_increasing(x, name=None):
+    """Whether the elements of ``x`` (flattened) always increase; True with fewer than two."""
+    later, earlier = _adjacent(x)
+    return r.reduce_all(m.greater(later, earlier))
+
+
+def zero_fraction(value, name=None):
+    """The fraction of the elements of ``value`` that are 0, as float32 (NaN when empty)."""
+    x = convert_to_tensor(value)
+    zero = False if x.dtype.is_bool else 0
+    return r.reduce_mean(m.cast(m.equal(x, convert_to_tensor(zero, x.dtype)), D.float32))
 
 
 def log_sigmoid(x, name=None):

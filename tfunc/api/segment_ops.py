@@ -11,7 +11,7 @@ from ..eager.dispatch import call
 from ..ops import segment as _seg
 from .array_ops import reshape
 from .creation_ops import ones_like
-from .math_ops import divide, maximum
+from .math_ops import divide, maximum, sqrt
 
 
 def _sorted_fn(op):
@@ -60,6 +60,21 @@ def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
         raise ValueError("unsorted_segment_mean of integer data needs inputs of known rank.")
     counts = reshape(counts, [-1] + [1] * (data.shape.rank - ids.shape.rank))
     return divide(sums, maximum(counts, 1))
+
+
+def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):
+    """The segment sums over the square root of each segment's size (0 for an empty segment);
+    ids in any order, negative ids dropped.  Floating data only, as TensorFlow."""
+    data = convert_to_tensor(data)
+    if not data.dtype.is_floating:
+        raise TypeError(f"unsorted_segment_sqrt_n needs floating data, got {data.dtype.name}.")
+    ids = convert_to_tensor(segment_ids)
+    if data.shape.rank is None or ids.shape.rank is None:
+        raise ValueError("unsorted_segment_sqrt_n needs inputs of known rank.")
+    sums = unsorted_segment_sum(data, ids, num_segments)
+    counts = unsorted_segment_sum(ones_like(ids, data.dtype), ids, num_segments)
+    counts = reshape(counts, [-1] + [1] * (data.shape.rank - ids.shape.rank))
+    return divide(sums, sqrt(maximum(counts, 1)))
 
 
 unsorted_segment_max = _unsorted_fn(_seg.unsorted_segment_max_op)

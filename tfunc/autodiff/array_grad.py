@@ -158,4 +158,4 @@ def _identity_grad(op, dy):
     return [dy]
 
 
-no_gradient("shape", "size", "rank", "stop_gradient")
+no_gradient("shape", "size", "rank", "stop_gradient", "invert_permutation")

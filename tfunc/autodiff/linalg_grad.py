@@ -12,6 +12,7 @@ from ..api.linalg_ops import (
     band_part,
     diag,
     diag_part,
+    eigh,
     einsum,
     inv,
     matrix_transpose,
@@ -280,3 +281,35 @@ def _set_diag_grad(op, dy):
     """The input gets dy off the diagonal; the diagonal gets dy's diagonal."""
     d = op.inputs[1]
     return [set_diag(dy, zeros_like(d)), diag_part(dy)]
+
+
+# --- slogdet and eigh -------------------------------------------------------------------------
+
+
+@register_gradient("log_matrix_determinant")
+def _slogdet_grad(op, dsign, dlogabs):
+    """d log|det A| / dA = inv(A)^H (TensorFlow's); the sign is piecewise constant."""
+    a = op.inputs[0]
+    if dlogabs is None:
+        return [zeros_like(a)]
+    return [expand_dims(expand_dims(dlogabs, -1), -1) * inv(a, adjoint=True)]
+
+
+@register_gradient("self_adjoint_eig")
+def _eigh_grad(op, de, dv=None):
+    """TensorFlow's rule: with F_ij = 1 / (e_j - e_i) off the diagonal,
+    dA = V (diag(de) + F * (V^H dV)) V^H, folded onto the lower triangle the op reads (the
+    strict lower part gets dA + dA^H, the diagonal dA's own)."""
+    a = op.inputs[0]
+    if op.attrs["compute_v"]:
+        e, v = op.outputs
+    else:  # eigvalsh: only the eigenvectors' outer products are needed
+        e, v = eigh(a)
+    de = zeros_like(e) if de is None else de
+    inner = diag(de)
+    if op.attrs["compute_v"] and dv is not None:
+        f = set_diag(reciprocal(expand_dims(e, -2) - expand_dims(e, -1)), zeros_like(e))
+        inner = inner + f * matmul(v, dv, adjoint_a=True)
+    grad = matmul(v, matmul(inner, v, adjoint_b=True))
+    grad = band_part(grad + matrix_transpose(grad, conjugate=True), -1, 0)
+    return [set_diag(grad, 0.5 * diag_part(grad))]

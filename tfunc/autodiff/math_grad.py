@@ -15,6 +15,7 @@ from ..api.math_ops import (
     cast,
     cos,
     cosh,
+    digamma,
     exp,
     floor,
     log,
@@ -28,6 +29,7 @@ from ..api.math_ops import (
     sin,
     sinh,
     sqrt_grad,
+    trigamma,
     where,
 )
 from .registry import no_gradient, register_gradient
@@ -195,6 +197,38 @@ def _erfc_grad(op, dy):
     """Returns -dy * 2 / sqrt(pi) * exp(-x**2)."""
     x = op.inputs[0]
     return [dy * (-2 / math.sqrt(math.pi)) * exp(-(x * x))]
+
+
+@register_gradient("lgamma")
+def _lgamma_grad(op, dy):
+    """Returns dy * digamma(x)."""
+    return [dy * digamma(op.inputs[0])]
+
+
+@register_gradient("digamma")
+def _digamma_grad(op, dy):
+    """Returns dy * trigamma(x) (TensorFlow's polygamma(1, x))."""
+    return [dy * trigamma(op.inputs[0])]
+
+
+@register_gradient("erfinv")
+def _erfinv_grad(op, dy):
+    """Returns dy * sqrt(pi) / 2 * exp(erfinv(x)**2), from the output."""
+    y = op.outputs[0]
+    return [dy * (math.sqrt(math.pi) / 2) * exp(y * y)]
+
+
+@register_gradient("ndtri")
+def _ndtri_grad(op, dy):
+    """Returns dy * sqrt(2 pi) * exp(ndtri(x)**2 / 2), from the output."""
+    y = op.outputs[0]
+    return [dy * math.sqrt(2 * math.pi) * exp(y * y / 2)]
+
+
+@register_gradient("acosh")
+def _acosh_grad(op, dy):
+    """Returns dy / sinh(acosh(x)) = dy / sqrt(x**2 - 1), from the output."""
+    return [dy / sinh(op.outputs[0])]
 
 
 @register_gradient("tanh")

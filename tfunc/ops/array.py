@@ -731,3 +731,50 @@ stop_gradient_op = register(
         samples=lambda rng: [S.Sample((S.draw(rng, (3,), D.float32),))],
     )
 )
+
+
+# --- invert_permutation ---------------------------------------------------------------
+
+
+def _invert_permutation_infer(specs, attrs):
+    s = specs[0]
+    check_dtype("invert_permutation", s, {D.int32, D.int64}, "x")
+    if s.shape is not None and len(s.shape) != 1:
+        raise InvalidArgumentError(f"invert_permutation: x must be a vector, got shape {format_shape(s.shape)}.")
+    return (Spec(s.shape, s.dtype),)
+
+
+def _invert_permutation_impl(xp, x):
+    n = x.shape[0]
+    # the values are checked on the host (host_sync): TensorFlow's errors, where a scatter
+    # would silently leave holes
+    outside = (x < 0) | (x >= n)
+    if bool(outside.any()):
+        raise InvalidArgumentError(f"invert_permutation: {int(x[outside][0])} is not between 0 and {n}")
+    repeated = xp.bincount(x, minlength=n) > 1
+    if bool(repeated.any()):
+        raise InvalidArgumentError(f"invert_permutation: {int(xp.argmax(repeated))} is duplicated in the input.")
+    out = xp.empty_like(x)
+    out[x] = xp.arange(n, dtype=x.dtype)
+    return out
+
+
+def _invert_permutation_samples(rng):
+    return [
+        S.Sample((rng.permutation(n).astype(dt),), note=f"{np.dtype(dt).name}[{n}]")
+        for n in (0, 1, 7)
+        for dt in (np.int32, np.int64)
+    ]
+
+
+# y[x[i]] = i: the inverse of the permutation x
+invert_permutation_op = register(
+    OpDef(
+        name="invert_permutation",
+        infer=_invert_permutation_infer,
+        impl=_invert_permutation_impl,
+        host_sync=True,
+        ref=lambda x: np.argsort(x, kind="stable").astype(x.dtype),
+        samples=_invert_permutation_samples,
+    )
+)

@@ -671,3 +671,87 @@ matrix_set_diag_op = register(
         ],
     )
 )
+
+
+# --- slogdet and eigh ----------------------------------------------------------------------
+
+
+def _slogdet_infer(specs, attrs):
+    s = specs[0]
+    _matrix_spec("log_matrix_determinant", s)
+    batch = None if s.shape is None else s.shape[:-2]
+    return Spec(batch, s.dtype), Spec(batch, s.dtype)
+
+
+def _slogdet_impl(xp, x):
+    """(sign, log|det|) from LU: a singular matrix gives sign 0 and log|det| -inf."""
+    sign, logabs = xp.linalg.slogdet(x)
+    return sign.astype(x.dtype, copy=False), logabs.astype(x.dtype, copy=False)
+
+
+def _slogdet_ref(x):
+    sign, logabs = np.linalg.slogdet(x.astype(np.complex128 if x.dtype.kind == "c" else np.float64))
+    return sign.astype(x.dtype), logabs.astype(x.dtype)
+
+
+# TensorFlow's LogMatrixDeterminant (linalg.slogdet)
+log_matrix_determinant_op = register(
+    OpDef(
+        name="log_matrix_determinant",
+        kind="other",
+        infer=_slogdet_infer,
+        impl=_slogdet_impl,
+        num_outputs=2,
+        ref=_slogdet_ref,
+        samples=lambda rng: (
+            _square_samples("general", (D.float32, D.float64))(rng)
+            + [S.Sample((np.array([[1.0, 2.0], [2.0, 4.0]]),), note="singular: sign 0, -inf")]
+        ),
+    )
+)
+
+
+def _eigh_infer(specs, attrs):
+    s = specs[0]
+    _matrix_spec("self_adjoint_eig", s)
+    e = Spec(None if s.shape is None else s.shape[:-1], s.dtype)  # complex input: complex e
+    return (e, Spec(s.shape, s.dtype)) if attrs["compute_v"] else (e,)
+
+
+def _eigh_impl(xp, x, compute_v):
+    """Eigenvalues ascending (and the eigenvectors as columns) of the Hermitian matrix x's lower
+    triangle stands for: as in TensorFlow, the strictly upper triangle is never read."""
+    if not compute_v:
+        return (xp.linalg.eigvalsh(x, UPLO="L").astype(x.dtype),)
+    e, v = xp.linalg.eigh(x, UPLO="L")
+    return e.astype(x.dtype), v
+
+
+def _eigh_ref(x, compute_v):
+    wide = np.complex128 if x.dtype.kind == "c" else np.float64
+    if not compute_v:
+        return (np.linalg.eigvalsh(x.astype(wide), UPLO="L").astype(x.dtype),)
+    e, v = np.linalg.eigh(x.astype(wide), UPLO="L")
+    return e.astype(x.dtype), v.astype(x.dtype)
+
+
+def _eigh_samples(rng):
+    # eigenvectors are unique up to sign, which float32 and float64 LAPACK may choose apart:
+    # they are compared in float64 only
+    vals = [S.Sample(s.inputs, {"compute_v": False}) for s in _square_samples("general")(rng)]
+    vecs = [S.Sample(s.inputs, {"compute_v": True}) for s in _square_samples("spd", (D.float64,))(rng)]
+    return vals + vecs
+
+
+# TensorFlow's SelfAdjointEigV2 (linalg.eigh, linalg.eigvalsh)
+self_adjoint_eig_op = register(
+    OpDef(
+        name="self_adjoint_eig",
+        kind="other",
+        infer=_eigh_infer,
+        impl=_eigh_impl,
+        num_outputs=-1,
+        ref=_eigh_ref,
+        samples=_eigh_samples,
+    )
+)

@@ -10,6 +10,7 @@ from ``kernels/tfunc_elementwise.cuh``).  The public functions are in
 from __future__ import annotations
 
 import math
+import statistics
 
 import numpy as np
 
@@ -135,6 +136,7 @@ sinh_op = _def_unary("sinh", "sinh", cuda="out0 = sinh(in0)")
 cosh_op = _def_unary("cosh", "cosh", cuda="out0 = cosh(in0)")
 asinh_op = _def_unary("asinh", "arcsinh", cuda="out0 = asinh(in0)")
 atanh_op = _def_unary("atanh", "arctanh", cuda="out0 = atanh(in0)", domain="unit")
+acosh_op = _def_unary("acosh", "arccosh", cuda="out0 = acosh(in0)", domain="positive")  # NaN below 1
 
 
 def _erf64(xp, x):
@@ -153,21 +155,340 @@ def _erf64(xp, x):
     return xp.copysign(r, x)  # erf is odd; NaN stays NaN
 
 
-def _erfc64(xp, x):
-    """erfc in float64: 1 - erf(x) below 2 (no cancellation there: erfc(2) is 0.005), and the
-    continued fraction exp(-x^2)/sqrt(pi) / (x + (1/2)/(x + 1/(x + (3/2)/(x + ...)))) from 2 on,
-    which keeps the relative accuracy where erfc is tiny (1 - erf would round to 0)."""
-    z = xp.maximum(x, 2.0)
+def _erfc_fraction(xp, z, terms):
+    """erfc(z) for z >= 1 by the continued fraction
+    exp(-z^2)/sqrt(pi) / (z + (1/2)/(z + 1/(z + (3/2)/(z + ...)))), relative accuracy kept
+    where erfc is tiny (1 - erf would round to 0)."""
     t = z.copy()
-    for k in range(60, 0, -1):
+    for k in range(terms, 0, -1):
         t = z + (k / 2.0) / t
-    tail = xp.exp(-z * z) / np.sqrt(np.pi) / t
-    return xp.where(x >= 2.0, tail, 1.0 - _erf64(xp, x))
+    return xp.exp(-z * z) / np.sqrt(np.pi) / t
+
+
+def _erfc64(xp, x):
+    """erfc in float64: 1 - erf(x) below 1 (erfc > 0.15 there: a few ulps at most), the
+    continued fraction from 1 on -- 250 terms on [1, 2), where it converges slowly, and 60 from
+    2 on (1 - erf would lose 1e-14 at 1.95 already: erfc is 0.006 there)."""
+    r = xp.where(x >= 2.0, _erfc_fraction(xp, xp.maximum(x, 2.0), 60), 1.0 - _erf64(xp, x))
+    near = (x >= 1.0) & (x < 2.0)
+    r[near] = _erfc_fraction(xp, x[near], 250)
+    return r
 
 
 erf_op = _def_unary("erf", impl=in_float64(_erf64), cuda="out0 = erf(in0)", ref=np.vectorize(math.erf, otypes=[float]))
 erfc_op = _def_unary(
     "erfc", impl=in_float64(_erfc64), cuda="out0 = erfc(in0)", ref=np.vectorize(math.erfc, otypes=[float])
+)
+
+
+# --- special functions (lgamma, digamma, erfinv, ndtri) ----------------------------------
+# NumPy has no ufunc for these (and SciPy is not a dependency): each is a float64 formula,
+# accurate to a few ulps, that the float16/float32 inputs round back from (``in_float64``).
+# On the GPU they are CUDA's own functions, or a short loop where CUDA has none.
+
+_EULER = 0.57721566490153286061
+
+
+def _zeta_minus_one(k, n=100):
+    """zeta(k) - 1 = sum_{j>=2} j^-k for k >= 2: the sum to ``n`` plus its Euler-Maclaurin tail."""
+    head = math.fsum(j**-k for j in range(2, n + 1))
+    return (
+        head + n ** (1 - k) / (k - 1) - n**-k / 2 + k * n ** (-k - 1) / 12 - k * (k + 1) * (k + 2) * n ** (-k - 3) / 720
+    )
+
+
+# lgamma(2 + z) = (1 - euler) z + sum_{k>=2} (-1)^k (zeta(k) - 1) / k z^k  for |z| < 2: the
+# terms shrink like (|z|/2)^k, so 30 of them give full float64 accuracy on |z| <= 1/2, and the
+# roots at 1 and 2 keep their relative accuracy (a Lanczos sum has only absolute accuracy there).
+_LGAMMA2_SERIES = [(-1) ** k * _zeta_minus_one(k) / k for k in range(31, 1, -1)]
+# Lanczos (g = 7, n = 9) for x >= 8, where lgamma >= 8.5 makes its ~1e-15 error relative
+_LANCZOS = (
+    0.99999999999980993,
+    676.5203681218851,
+    -1259.1392167224028,
+    771.32342877765313,
+    -176.61502916214059,
+    12.507343278686905,
+    -0.13857109526572012,
+    9.9843695780195716e-6,
+    1.5056327351493116e-7,
+)
+
+
+def _lgamma2(xp, z):
+    """lgamma(2 + z) for |z| <= 1, by the series above (Horner)."""
+    s = xp.zeros_like(z)
+    for c in _LGAMMA2_SERIES:
+        s = (s + c) * z
+    return (s + (1.0 - _EULER)) * z
+
+
+def _lgamma_pos(xp, x):
+    """lgamma(x) for finite x >= 0.5: the series on [1.5, 2.5), shifted there by
+    lgamma(x) = lgamma(x + 1) - log(x) below and lgamma(x) = lgamma(x - n) + log((x-1)...(x-n))
+    above (up to 8: the negative x's reflection cancels against these values, so they are
+    kept to an ulp or two), and Lanczos' sum from 8 on."""
+    out = xp.empty_like(x)
+    low = x < 1.5
+    z = x[low] - 1.0  # exact, and log1p(z) is log(x) to the last bit: lgamma(1) is exactly 0
+    out[low] = _lgamma2(xp, z) - xp.log1p(z)
+    mid = (x >= 1.5) & (x < 8.0)
+    v = x[mid]
+    n = xp.floor(v - 1.5)  # 0..6 steps down into [1.5, 2.5)
+    prod = xp.ones_like(v)
+    for k in range(1, 7):
+        prod *= xp.where(n >= k, v - k, 1.0)
+    out[mid] = _lgamma2(xp, v - n - 2.0) + xp.log(prod)
+    high = x >= 8.0
+    xm1 = x[high] - 1.0
+    a = xp.full_like(xm1, _LANCZOS[0])
+    for i, c in enumerate(_LANCZOS[1:], 1):
+        a += c / (xm1 + i)
+    t = xm1 + 7.5
+    out[high] = 0.5 * math.log(2 * math.pi) + (xm1 + 0.5) * xp.log(t) - t + xp.log(a)
+    return out
+
+
+def _pi_reduced(xp, x):
+    """pi (x - rint(x)): the argument of the reflection formulas' sin and tan (their period is
+    1 in x) made exact, so that the poles at the integers give exactly 0."""
+    return math.pi * (x - xp.rint(x))
+
+
+def _lgamma64(xp, x):
+    """log|Gamma(x)|: +inf at 0, the negative integers and +-inf (TensorFlow's)."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        finite = xp.isfinite(x)
+        v = xp.where(finite, x, 1.0)
+        refl = v < 0.5  # reflection: lgamma(x) = log(pi / |sin(pi x)|) - lgamma(1 - x)
+        r = _lgamma_pos(xp, xp.where(refl, 1.0 - v, v))
+        r = xp.where(refl, math.log(math.pi) - xp.log(xp.abs(xp.sin(_pi_reduced(xp, v)))) - r, r)
+        return xp.where(finite, r, xp.abs(x))  # +-inf -> inf, NaN stays NaN
+
+
+def _polygamma_shifted(xp, x, order):
+    """(digamma or trigamma(x) for x >= 0.5 shifted to >= 12 by recurrence, then the
+    asymptotic series (its next term is below 1e-16 there)."""
+    acc = xp.zeros_like(x)
+    for _ in range(12):
+        small = x < 12.0
+        acc -= xp.where(small, 1.0 / x if order == 0 else -1.0 / (x * x), 0.0)
+        x = xp.where(small, x + 1.0, x)
+    z = 1.0 / (x * x)
+    if order == 0:
+        return (
+            acc
+            + xp.log(x)
+            - 0.5 / x
+            - z * (1 / 12 - z * (1 / 120 - z * (1 / 252 - z * (1 / 240 - z * (1 / 132 - z * 691 / 32760)))))
+        )
+    return (
+        acc
+        + 1.0 / x
+        + 0.5 * z
+        + z / x * (1 / 6 - z * (1 / 30 - z * (1 / 42 - z * (1 / 30 - z * (5 / 66 - z * 691 / 2730)))))
+    )
+
+
+def _polygamma64(xp, x, order):
+    """digamma (order 0) or trigamma (order 1).  At the poles 0, -1, -2, ... (and -inf)
+    digamma is NaN, trigamma +inf (TensorFlow's)."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        pole = (x <= 0) & (xp.floor(x) == x)
+        refl = x < 0.5
+        v = xp.where(pole | xp.isnan(x), 1.0, x)
+        r = _polygamma_shifted(xp, xp.where(refl, 1.0 - v, v), order)
+        t = _pi_reduced(xp, v)
+        if order == 0:  # digamma(x) = digamma(1 - x) - pi / tan(pi x)
+            r = xp.where(refl, r - math.pi / xp.tan(t), r)
+        else:  # trigamma(x) = pi^2 / sin^2(pi x) - trigamma(1 - x)
+            r = xp.where(refl, (math.pi / xp.sin(t)) ** 2 - r, r)
+        return xp.where(pole, np.nan if order == 0 else np.inf, xp.where(xp.isnan(x), x, r))
+
+
+def _digamma64(xp, x):
+    return _polygamma64(xp, x, 0)
+
+
+def _trigamma64(xp, x):
+    return _polygamma64(xp, x, 1)
+
+
+_ERF_SLOPE = 2.0 / math.sqrt(math.pi)  # erf'(x) = _ERF_SLOPE * exp(-x^2)
+
+
+def _giles(xp, w):
+    """Giles' single-precision erfinv(y) / y from w = -log((1 - y)(1 + y)) ("Approximating the
+    erfinv function", 2010): a start within ~1e-7 for w < 25, where its fit holds."""
+    p = w - 2.5
+    c = (2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087)
+    c += (-0.00125372503, -0.00417768164, 0.246640727, 1.50140941)
+    central = xp.full_like(w, c[0])
+    for k in c[1:]:
+        central = central * p + k
+    s = xp.sqrt(w) - 3.0
+    c = (-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773)
+    c += (-0.0076224613, 0.00943887047, 1.00167406, 2.83297682)
+    tail = xp.full_like(w, c[0])
+    for k in c[1:]:
+        tail = tail * s + k
+    return xp.where(w < 5.0, central, tail)
+
+
+def _erfinv_abs(xp, a, c):
+    """erfinv(a) for a in [0, 1] given c = 1 - a exactly (the tail's information is in c).
+    A start (Giles' fit; beyond it erfc(x) ~ exp(-x^2) / (x sqrt(pi)) solved by iteration),
+    then Halley steps on erf(x) - a, written as c - erfc(x) in the tail so that it keeps its
+    relative accuracy: with u = f / f', x -= u / (1 + x u) (f'' = -2x f' for erf)."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        w = -xp.log(c * (1.0 + a))
+        x = a * _giles(xp, xp.minimum(w, 25.0))
+        far = w > 25.0
+        if xp.any(far):
+            lc = -xp.log(c)
+            y = xp.sqrt(lc)
+            for _ in range(3):
+                y = xp.sqrt(lc - xp.log(y * math.sqrt(math.pi)))
+            x = xp.where(far, y, x)
+        central = a <= 0.5
+        for _ in range(3):
+            xf = xp.where(xp.isfinite(x), x, 0.0)
+            f = xp.where(central, _erf64(xp, xf) - a, c - _erfc64(xp, xf))
+            u = f / (_ERF_SLOPE * xp.exp(-xf * xf))
+            x = xf - u / (1.0 + xf * u)
+        x = xp.where(c == 0.0, np.inf, x)
+        return xp.where((c < 0.0) | xp.isnan(c), np.nan, x)
+
+
+def _erfinv64(xp, y):
+    """erfinv: +-inf at +-1, NaN beyond."""
+    a = xp.abs(y)
+    return xp.copysign(_erfinv_abs(xp, a, 1.0 - a), y)
+
+
+def _ndtri64(xp, p):
+    """The standard normal quantile sqrt(2) erfinv(2p - 1), with 2p - 1 (or 1 - it) formed
+    exactly: -sqrt(2) erfinv(1 - 2p) below 0.5, from c = 2p itself, keeps tiny p's digits."""
+    upper = p >= 0.5
+    c = xp.where(upper, 2.0 * (1.0 - p), 2.0 * p)
+    x = _erfinv_abs(xp, xp.where(upper, 2.0 * p - 1.0, 1.0 - 2.0 * p), c)
+    with np.errstate(invalid="ignore"):
+        x = xp.where((p < 0.0) | (p > 1.0), np.nan, x)
+    return xp.where(upper, x, -x) * math.sqrt(2.0)
+
+
+def _scalar_ref(f):
+    return lambda x: np.vectorize(f, otypes=[float])(x.astype(np.float64)).astype(x.dtype)
+
+
+def _lgamma_scalar(v):
+    try:
+        return math.lgamma(v)
+    except ValueError:  # a pole
+        return math.inf
+
+
+def _digamma_scalar(v):
+    """Reference digamma in Python floats: reflection, recurrence to 40, Stirling's series."""
+    if math.isnan(v) or (v <= 0 and v == math.floor(v)):
+        return math.nan
+    if v < 0.5:
+        return _digamma_scalar(1.0 - v) - math.pi / math.tan(math.pi * v)
+    s = 0.0
+    while v < 40.0:
+        s -= 1.0 / v
+        v += 1.0
+    z = 1.0 / (v * v)
+    return s + math.log(v) - 0.5 / v - z / 12 + z * z / 120 - z**3 / 252
+
+
+def _trigamma_scalar(v):
+    if math.isnan(v) or (v <= 0 and v == math.floor(v)):
+        return v if math.isnan(v) else math.inf
+    if v < 0.5:
+        return (math.pi / math.sin(math.pi * v)) ** 2 - _trigamma_scalar(1.0 - v)
+    s = 0.0
+    while v < 40.0:
+        s += 1.0 / (v * v)
+        v += 1.0
+    return s + 1.0 / v + 0.5 / v**2 + 1 / (6 * v**3) - 1 / (30 * v**5)
+
+
+def _ndtri_scalar(p):
+    if not 0.0 < p < 1.0:
+        return {0.0: -math.inf, 1.0: math.inf}.get(p, math.nan)
+    return statistics.NormalDist().inv_cdf(p)
+
+
+def _erfinv_scalar(y):
+    if not -1.0 < y < 1.0:
+        return {-1.0: -math.inf, 1.0: math.inf}.get(y, math.nan)
+    return statistics.NormalDist().inv_cdf((1.0 + y) / 2.0) / math.sqrt(2.0)
+
+
+def _probability_samples(rng):
+    """Probabilities in (0, 1) and the edges 0 and 1, float32 and float64."""
+    out = []
+    for dt in _F:
+        for sh in ((), (0,), (7,), (3, 4)):
+            out.append(S.Sample((rng.uniform(0.001, 0.999, sh).astype(dt._np),), note=f"{dt.name}{sh}"))
+        edges = np.array([0.0, 1.0, 0.5, 1e-6, 1 - 1e-6, 0.975], dt._np)
+        out.append(S.Sample((edges,), note=f"{dt.name} edges"))
+    return out
+
+
+# Loops for CUDA, which has lgamma, erfinv and normcdfinv but no digamma: the same reflection,
+# recurrence and asymptotic series as ``_polygamma64``, in double.
+_CUDA_DIGAMMA = (
+    "{ double x = (double)in0, r = 0.0; "
+    'if (x <= 0.0 && floor(x) == x) { r = nan(""); x = 12.0; } '
+    "else if (x < 0.5) { r = -M_PI * cospi(x) / sinpi(x); x = 1.0 - x; } "
+    "while (x < 12.0) { r -= 1.0 / x; x += 1.0; } "
+    "double z = 1.0 / (x * x); "
+    "out0 = (out0_type)(r + log(x) - 0.5 / x"
+    " - z * (1.0 / 12 - z * (1.0 / 120 - z * (1.0 / 252 - z * (1.0 / 240 - z * (1.0 / 132 - z * 691.0 / 32760)))))); }"
+)
+_CUDA_TRIGAMMA = (  # the reflection subtracts trigamma(1 - x): s = -1
+    "{ double x = (double)in0, r = 0.0, s = 1.0; "
+    "if (x <= 0.0 && floor(x) == x) { r = __longlong_as_double(0x7ff0000000000000LL); x = 12.0; } "
+    "else if (x < 0.5) { r = M_PI / sinpi(x); r = r * r; s = -1.0; x = 1.0 - x; } "
+    "while (x < 12.0) { r += s / (x * x); x += 1.0; } "
+    "double z = 1.0 / (x * x); "
+    "out0 = (out0_type)(r + s * (1.0 / x + 0.5 * z"
+    " + z / x * (1.0 / 6 - z * (1.0 / 30 - z * (1.0 / 42 - z * (1.0 / 30 - z * (5.0 / 66 - z * 691.0 / 2730))))))); }"
+)
+
+_SPECIAL = {D.float16, D.float32, D.float64}
+lgamma_op = _def_unary(
+    "lgamma", impl=in_float64(_lgamma64), cuda="out0 = lgamma(in0)", ref=_scalar_ref(_lgamma_scalar), allowed=_SPECIAL
+)
+digamma_op = _def_unary(
+    "digamma", impl=in_float64(_digamma64), cuda=_CUDA_DIGAMMA, ref=_scalar_ref(_digamma_scalar), allowed=_SPECIAL
+)
+# trigamma (TensorFlow's polygamma(1, x)): digamma's derivative, for digamma's gradient
+trigamma_op = _def_unary(
+    "trigamma", impl=in_float64(_trigamma64), cuda=_CUDA_TRIGAMMA, ref=_scalar_ref(_trigamma_scalar), allowed=_SPECIAL
+)
+# TensorFlow's CPU kernels of Erfinv and Ndtri take float32 and float64 only
+erfinv_op = _def_unary(
+    "erfinv",
+    impl=in_float64(_erfinv64),
+    cuda="out0 = erfinv(in0)",
+    ref=_scalar_ref(_erfinv_scalar),
+    domain="unit",
+    allowed=set(_F),
+)
+ndtri_op = register(
+    OpDef(
+        name="ndtri",
+        kind="elementwise",
+        infer=unary(set(_F)),
+        impl=in_float64(_ndtri64),
+        accepts_out=True,
+        cuda_expr="out0 = normcdfinv(in0)",
+        ref=_scalar_ref(_ndtri_scalar),
+        samples=_probability_samples,
+    )
 )
 floor_op = _def_unary("floor", "floor", cuda="out0 = floor(in0)")
 ceil_op = _def_unary("ceil", "ceil", cuda="out0 = ceil(in0)")
