@@ -391,7 +391,7 @@ arcsin = _unary_float(math_ops.asin, "arcsin")
 arccos = _unary_float(math_ops.acos, "arccos")
 arctan = _unary_float(math_ops.atan, "arctan")
 arcsinh = _unary_float(math_ops.asinh, "arcsinh")
-arccosh = _unary_float(lambda t: math_ops.log(t + math_ops.sqrt(math_ops.square(t) - 1)), "arccosh")
+arccosh = _unary_float(math_ops.acosh, "arccosh")
 arctanh = _unary_float(math_ops.atanh, "arctanh")
 reciprocal = _unary_float(math_ops.reciprocal, "reciprocal")
 
