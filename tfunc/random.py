@@ -1,6 +1,7 @@
 """``tfunc.random``: seeded random tensors (TensorFlow's global/op seed rules), stateless
 draws and ``Generator`` objects."""
 
+from .api.nn_extra_ops import fixed_unigram_candidate_sampler, log_uniform_candidate_sampler, uniform_candidate_sampler
 from .api.random_ops import (
     Generator,
     categorical,
@@ -20,7 +21,9 @@ from .api.random_ops import (
 __all__ = [
     "Generator",
     "categorical",
+    "fixed_unigram_candidate_sampler",
     "get_global_generator",
+    "log_uniform_candidate_sampler",
     "normal",
     "set_global_generator",
     "set_seed",
@@ -31,4 +34,5 @@ __all__ = [
     "stateless_uniform",
     "truncated_normal",
     "uniform",
+    "uniform_candidate_sampler",
 ]

@@ -8,6 +8,7 @@ from . import (
     collective_grad,
     control_flow_grad,
     creation_grad,
+    ctc_grad,
     custom_gradient_grad,
     debugging_grad,
     function_grad,
@@ -16,6 +17,7 @@ from . import (
     io_grad,
     linalg_grad,
     math_grad,  # noqa: F401
+    nn_extra_grad,
     nn_grad,
     pooling_grad,
     py_grad,

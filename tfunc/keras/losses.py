@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import warnings
 
-from ..api import array_ops, math_ops, nn_ops, reduction_ops
+from ..api import array_ops, creation_ops, ctc_ops, math_ops, nn_ops, reduction_ops
 from ..core import dtypes as D
 from ..eager.convert import convert_to_tensor
 from . import activations, serialization
@@ -78,6 +78,8 @@ __all__ = [
     "dice",
     "tversky",
     "categorical_generalized_cross_entropy",
+    "CTC",
+    "ctc",
     "get",
     "serialize",
     "deserialize",
@@ -454,6 +456,28 @@ kld = KLD = kl_divergence
 # --- classes ------------------------------------------------------------------------------
 
 
+def ctc(y_true, y_pred):
+    """The CTC loss per sample, as Keras 3: ``y_true`` (batch, max_length) integer labels
+    padded with 0, the blank (so 0 is never a class), ``y_pred`` (batch, frames, classes)
+    logits; every sequence spans all the frames, a label sequence its nonzero labels."""
+    y_true, y_pred = convert_to_tensor(y_true), convert_to_tensor(y_pred)
+    if y_true.shape.rank != 2:
+        raise ValueError(
+            "Targets `y_true` are expected to be a tensor of shape `(batch_size, max_length)` in integer format. "
+            f"Received: y_true.shape={tuple(y_true.shape)}"
+        )
+    if y_pred.shape.rank != 3:
+        raise ValueError(
+            "Logits `y_pred` are expected to be a tensor of shape `(batch_size, max_length, num_classes)`. "
+            f"Received: y_pred.shape={tuple(y_pred.shape)}"
+        )
+    dims = array_ops.shape(y_pred)
+    label_length = reduction_ops.reduce_sum(math_ops.cast(math_ops.not_equal(y_true, 0), D.int32), axis=-1)
+    logit_length = creation_ops.fill(dims[:1], dims[1])
+    y_true = math_ops.cast(y_true, D.int32)
+    return ctc_ops.ctc_loss(y_true, y_pred, label_length, logit_length, logits_time_major=False, blank_index=0)
+
+
 def _weighted_reduce(losses, sample_weight, reduction):
     if sample_weight is not None:
         sw = convert_to_tensor(sample_weight)
@@ -752,6 +776,15 @@ class CategoricalGeneralizedCrossEntropy(_FunctionLoss):
         super().__init__(reduction=reduction, name=name, q=q)
 
 
+class CTC(_FunctionLoss):
+    _fn = staticmethod(ctc)
+
+    def __init__(self, reduction=Reduction.AUTO, name="ctc", dtype=None):
+        if dtype is not None:  # Keras's loss dtype (the computation's) is not supported
+            raise ValueError(f"CTC: tfunc.keras losses do not support dtype={dtype!r}.")
+        super().__init__(reduction=reduction, name=name)
+
+
 _BY_NAME = {
     "mean_squared_error": mean_squared_error,
     "mse": mean_squared_error,
@@ -784,6 +817,7 @@ _BY_NAME = {
     "kld": kl_divergence,
     "KLD": kl_divergence,
     "poisson": poisson,
+    "ctc": ctc,
 }
 _CLASSES = {
     c.__name__: c
@@ -808,6 +842,7 @@ _CLASSES = {
         Dice,
         Tversky,
         CategoricalGeneralizedCrossEntropy,
+        CTC,
     )
 }
 

@@ -10,6 +10,7 @@ from . import (
     control_flow,
     conv_variants,
     creation,
+    ctc,
     custom_gradient,
     dataset,
     debugging,
@@ -20,6 +21,7 @@ from . import (
     linalg,
     math,
     nn,
+    nn_extra,
     pooling,
     py_function,
     random,  # noqa: F401
