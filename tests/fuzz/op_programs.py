@@ -194,7 +194,7 @@ def _inputs_index():
 
 # Gradient helpers whose inputs must agree with each other (max pooling's input and output):
 # any other value breaks their contract rather than testing them.
-CONSISTENT_INPUTS = {"max_pool2d_grad", "max_pool2d_grad_grad"}
+CONSISTENT_INPUTS = {"max_pool2d_grad", "max_pool2d_grad_grad", "max_pool3d_grad", "max_pool3d_grad_grad"}
 
 
 def _substitutable(op, dtype) -> bool:
