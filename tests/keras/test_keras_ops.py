@@ -202,3 +202,19 @@ def test_linalg_uses_numpys_conventions():
     spd = a @ a.T
     upper = ops.cholesky(spd, upper=True).numpy()
     np.testing.assert_allclose(upper.T @ upper, spd, rtol=1e-4)
+
+
+def test_linalg_and_math_additions():
+    a = rng.randn(4, 3).astype(np.float32)
+    b = rng.randn(4, 2).astype(np.float32)
+    np.testing.assert_allclose(ops.lstsq(a, b), np.linalg.lstsq(a, b, rcond=None)[0], rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(ops.lstsq(a, b[:, 0]), np.linalg.lstsq(a, b[:, 0], rcond=None)[0], rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(ops.pinv(a), np.linalg.pinv(a), rtol=1e-4, atol=1e-5)
+    assert int(ops.matrix_rank(a @ a.T)) == 3
+    sign, logdet = ops.slogdet(a.T @ a)
+    np.testing.assert_allclose([float(sign), float(logdet)], np.linalg.slogdet(a.T @ a), rtol=1e-5)
+    values, vectors = ops.eigh(a.T @ a)
+    np.testing.assert_allclose(values, np.linalg.eigvalsh(a.T @ a), rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(vectors) * np.asarray(values) @ np.asarray(vectors).T, a.T @ a, atol=1e-4)
+    np.testing.assert_allclose(ops.erfinv(np.array([0.0, 0.5], np.float32)), [0.0, 0.4769363], rtol=1e-6)
+    assert ops.arccosh(np.array([1, 2])).dtype == tf.float32

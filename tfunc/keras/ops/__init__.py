@@ -17,12 +17,37 @@ from .promotion import result_type as result_type
 
 numpy = _numpy
 linalg = _Namespace(
-    **{n: getattr(_core, n) for n in ("cholesky", "det", "inv", "solve", "solve_triangular", "qr", "svd", "norm")}
+    **{
+        n: getattr(_core, n)
+        for n in (
+            "cholesky",
+            "det",
+            "inv",
+            "solve",
+            "solve_triangular",
+            "qr",
+            "svd",
+            "norm",
+            "slogdet",
+            "eigh",
+            "lstsq",
+        )
+    }
 )
 math = _Namespace(
     **{
         n: getattr(_core, n)
-        for n in ("top_k", "in_top_k", "logsumexp", "segment_sum", "segment_max", "erf", "rsqrt", "extract_sequences")
+        for n in (
+            "top_k",
+            "in_top_k",
+            "logsumexp",
+            "segment_sum",
+            "segment_max",
+            "erf",
+            "erfinv",
+            "rsqrt",
+            "extract_sequences",
+        )
     }
 )
 core = _core

@@ -14,6 +14,7 @@ from ...api import (
     linalg_ops,
     math_composites,
     math_ops,
+    nn_ops,
     reduction_ops,
     segment_ops,
     signal_ops,
@@ -35,15 +36,20 @@ __all__ = [
     "cond",
     "custom_gradient",
     "det",
+    "eigh",
     "erf",
+    "erfinv",
     "extract_sequences",
     "fori_loop",
     "in_top_k",
     "inv",
     "logdet",
     "logsumexp",
+    "lstsq",
     "map",
+    "matrix_rank",
     "norm",
+    "pinv",
     "qr",
     "rsqrt",
     "saturate_cast",
@@ -54,6 +60,7 @@ __all__ = [
     "segment_sum",
     "slice",
     "slice_update",
+    "slogdet",
     "solve",
     "solve_triangular",
     "stop_gradient",
@@ -237,6 +244,10 @@ def erf(x):
     return math_ops.erf(_float(x))
 
 
+def erfinv(x):
+    return math_ops.erfinv(_float(x))
+
+
 def rsqrt(x):
     return math_ops.rsqrt(_float(x))
 
@@ -299,3 +310,28 @@ def norm(x, ord=None, axis=None, keepdims=False):
     if axis is None and x.shape.rank > 1 and ord in ("fro", "euclidean"):
         return math_ops.sqrt(reduction_ops.reduce_sum(math_ops.square(x), keepdims=keepdims))
     return linalg_ops.norm(x, ord=ord, axis=axis, keepdims=keepdims)
+
+
+def slogdet(x):
+    return linalg_ops.slogdet(_float(x))
+
+
+def eigh(x):
+    return linalg_ops.eigh(_float(x))
+
+
+def pinv(x, rcond=None):
+    return linalg_ops.pinv(_float(x), rcond=rcond)
+
+
+def matrix_rank(x, tol=None):
+    return linalg_ops.matrix_rank(_float(x), tol=tol)
+
+
+def lstsq(a, b, rcond=None):
+    """NumPy's least-squares solution (the minimum-norm one for rank-deficient ``a``), through
+    the pseudo-inverse."""
+    a, b = _float(a), _float(b)
+    vector = b.shape.rank == 1
+    x = nn_ops.matmul(pinv(a, rcond), array_ops.expand_dims(b, -1) if vector else b)
+    return array_ops.squeeze(x, -1) if vector else x
