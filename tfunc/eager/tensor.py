@@ -21,6 +21,10 @@ from . import printing
 
 __all__ = ["Tensor", "EagerTensor"]
 
+# ``hook(tensor)``: the Keras mask attached to a tensor, or None. Installed by tfunc.keras, which
+# keeps the masks (this layer imports nothing from it); None until then, when no mask exists.
+keras_mask_hook = None
+
 
 class Tensor:
     """A multi-dimensional array with a static dtype; eager or symbolic."""
@@ -53,6 +57,12 @@ class Tensor:
 
     def get_shape(self) -> TensorShape:
         return self.shape
+
+    @property
+    def _keras_mask(self):
+        """The Keras mask attached to this tensor (Keras's ``_keras_mask``; read-only), or None."""
+        hook = keras_mask_hook
+        return None if hook is None else hook(self)
 
     def ref(self):
         """A hashable reference to this tensor (tensors themselves are unhashable)."""

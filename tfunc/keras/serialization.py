@@ -161,6 +161,8 @@ _PUBLIC_MODULES = {
 
 def _public_module(obj):
     """The Keras module a built-in class or function of tfunc.keras is written under, or None."""
+    if "_tfunc_keras_module" in vars(obj):  # a class Keras keeps apart from its module's others
+        return obj._tfunc_keras_module
     module = obj.__module__
     for prefix, public in _PUBLIC_MODULES.items():
         if (module == prefix or module.startswith(prefix + ".")) and _builtin(public, obj.__name__) is obj:
@@ -247,6 +249,7 @@ _NAMESPACES = {
     "keras.metrics": ("metrics",),
     "keras.activations": ("activations",),
     "keras.src.ops.numpy": ("layers.operators",),
+    "keras.src.ops.core": ("layers.operators",),  # ConvertToTensor, in Keras's archives of masked models
 }
 
 

@@ -13,6 +13,8 @@ from .policy import PolicyLayer
 
 
 class _Elementwise(PolicyLayer):
+    supports_masking = True  # an input's Keras mask passes through, as in Keras
+
     def compute_output_shape(self, input_shape):
         return TensorShape(input_shape)
 
@@ -76,7 +78,6 @@ class Softmax(_Elementwise):
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
         self.axis = axis
-        self.supports_masking = True
 
     def call(self, inputs, mask=None):
         if mask is not None:
@@ -111,8 +112,6 @@ class PReLU(_Elementwise):
     """Parametric ReLU: ``x`` for ``x >= 0``, ``alpha * x`` below, with a trainable ``alpha`` of
     the input's shape without the batch axis (size 1 along ``shared_axes``)."""
 
-    supports_masking = True
-
     def __init__(
         self, alpha_initializer="Zeros", alpha_regularizer=None, alpha_constraint=None, shared_axes=None, **kwargs
     ):
@@ -137,22 +136,3 @@ class PReLU(_Elementwise):
     def call(self, inputs):
         x = convert_to_tensor(inputs)
         return math_ops.relu(x) - self._compute(self.alpha) * math_ops.relu(-x)
-
-    def _masked_softmax(self, inputs, mask):
-        """Keras's masked softmax: masked logits become a large negative number, and masked
-        outputs 0 (for a fully masked row too)."""
-        mask = convert_to_tensor(mask)
-        m_dims, i_dims = mask.shape.as_list(), inputs.shape.as_list()
-        if len(m_dims) > len(i_dims) or any(
-            m not in (1, None) and i is not None and m != i for m, i in zip(m_dims[::-1], i_dims[::-1])
-        ):
-            raise ValueError(
-                "The `mask` must be broadcastable to `inputs`: each mask dimension must be 1 or match the "
-                f"corresponding input dimension (trailing dimensions aligned). Received: inputs.shape={inputs.shape}, "
-                f"mask.shape={mask.shape}"
-            )
-        if mask.dtype.name != "bool":
-            mask = math_ops.greater(mask, math_ops.cast(0.5, mask.dtype))
-        large_negative = -3e4 if inputs.dtype.name == "float16" else -1e9
-        outputs = Softmax.call(self, math_ops.where(mask, inputs, math_ops.cast(large_negative, inputs.dtype)))
-        return math_ops.where(mask, outputs, math_ops.cast(0.0, outputs.dtype))

@@ -1,8 +1,8 @@
 """Attention layers: ``MultiHeadAttention``, ``Attention`` and ``AdditiveAttention`` (Keras 3.15's).
 
-Masks are given explicitly: ``attention_mask``, ``value_mask``/``key_mask`` and
-``use_causal_mask`` of ``MultiHeadAttention`` (which reads no Keras mask attached to its inputs,
-and refuses ``query_mask``, which Keras 3.15 ignores when given), ``mask=[query_mask, value_mask]``
+Masks: ``attention_mask``, ``value_mask``/``key_mask`` (by default the Keras masks of ``value``
+and ``key``), the Keras mask of ``query`` and ``use_causal_mask`` of ``MultiHeadAttention`` (which
+refuses an explicit ``query_mask``, which Keras 3.15 ignores), ``mask=[query_mask, value_mask]``
 and ``use_causal_mask`` of ``Attention`` and ``AdditiveAttention``.
 """
 
@@ -22,9 +22,12 @@ from .base import (
     Layer,
     _config_value,
     _has_keras_tensor,
+    _masks,
     _shape_config,
     _shape_from_config,
+    get_keras_mask,
     refuse_unsupported,
+    set_keras_mask,
 )
 from .einsum_dense import EinsumDense
 from .policy import PolicyLayer
@@ -90,6 +93,8 @@ class MultiHeadAttention(PolicyLayer):
     softmax of the scaled query-key products weights the values, and ``attention_output``
     projects the heads back (to the query's last dimension, or ``output_shape``). The sublayers
     and their weights are Keras's, so weights files and ``.keras`` archives interoperate."""
+
+    supports_masking = True  # the output keeps the query's Keras mask, as in Keras
 
     def __init__(
         self,
@@ -237,6 +242,17 @@ class MultiHeadAttention(PolicyLayer):
         # input only); a call on KerasTensors builds when it traces the placeholders
         if value is None:
             raise TypeError(f"Layer {self.name!r} needs `query` and `value`.")
+        if kwargs.get("query_mask") is not None:  # Keras 3.15 ignores it, reading the query's Keras mask
+            raise ValueError(
+                "tfunc.keras MultiHeadAttention does not support `query_mask`; attach a Keras mask to the query "
+                "or use `attention_mask`."
+            )
+        if _masks and not _has_keras_tensor((query, value, key), {}):
+            # Keras's masks for a call with several tensor arguments: an ``<arg>_mask`` not given is
+            # the Keras mask of ``<arg>`` (read here, before ``query`` may be cast to a new tensor)
+            for name, t in (("query_mask", query), ("value_mask", value), ("key_mask", key)):
+                if kwargs.get(name) is None and t is not None:
+                    kwargs[name] = get_keras_mask(t)
         if not self.built and not _has_keras_tensor((query, value, key), {}):
             with init_scope():
                 self.build(_shape_of(query), _shape_of(value), None if key is None else _shape_of(key))
@@ -251,9 +267,12 @@ class MultiHeadAttention(PolicyLayer):
             with init_scope():
                 self.build(**_shape_from_config(config["shapes_dict"]))
 
-    def _attention_mask(self, query, value, value_mask, key_mask, attention_mask, use_causal_mask):
-        """The boolean ``(B, T, S)`` mask (broadcastable) of the positions each query attends to."""
+    def _attention_mask(self, query, value, query_mask, value_mask, key_mask, attention_mask, use_causal_mask):
+        """The boolean ``(B, T, S)`` mask (broadcastable) of the positions each query attends to
+        (Keras's ``_compute_attention_mask``)."""
         masks = [] if attention_mask is None else [math_ops.cast(attention_mask, "bool")]
+        if query_mask is not None:
+            masks.append(array_ops.expand_dims(math_ops.cast(query_mask, "bool"), -1))
         for m in (value_mask, key_mask):
             if m is not None:
                 masks.append(array_ops.expand_dims(math_ops.cast(m, "bool"), -2))
@@ -284,15 +303,14 @@ class MultiHeadAttention(PolicyLayer):
         training=None,
         use_causal_mask=False,
     ):
-        if query_mask is not None:  # Keras 3.15 reads the query's Keras mask instead, which tfunc has not
-            raise ValueError("tfunc.keras MultiHeadAttention does not support `query_mask`; use `attention_mask`.")
+        # query_mask: the query's Keras mask (set by __call__, which refuses one given)
         query = self._compute(query)
         value = self._compute(value)
         key = value if key is None else self._compute(key)
-        mask = self._attention_mask(query, value, value_mask, key_mask, attention_mask, use_causal_mask)
-        query = self.query_dense(query)
-        key = self.key_dense(key)
-        value = self.value_dense(value)
+        mask = self._attention_mask(query, value, query_mask, value_mask, key_mask, attention_mask, use_causal_mask)
+        query = self._project(self.query_dense, query)
+        key = self._project(self.key_dense, key)
+        value = self._project(self.value_dense, value)
         query = query * math_ops.cast(1.0 / math.sqrt(float(self._key_dim)), query.dtype)
         scores = linalg_ops.einsum(self._dot_product_equation, key, query)
         if mask is not None:
@@ -300,11 +318,30 @@ class MultiHeadAttention(PolicyLayer):
                 mask = array_ops.expand_dims(mask, -len(self._attention_axes) * 2 - 1)
             scores = math_ops.where(mask, scores, _large_negative(scores.dtype))
         scores = self._softmax(scores)
-        if mask is not None:  # a row with every key masked attends to nothing (Keras's Softmax)
+        # A row with every key masked: Keras's fused path (no dropout, no scores returned, 3-D
+        # inputs: ops.dot_product_attention) keeps its uniform softmax, its other path (Softmax
+        # with a mask) zeroes it. Elsewhere the masked weights are 0 already.
+        fused = self._dropout == 0.0 and not return_attention_scores and query.shape.rank == 4
+        if mask is not None and not fused:
             scores = math_ops.where(mask, scores, creation_ops.zeros_like(scores))
         weights = self._dropout_layer(scores, training=training) if self._dropout > 0.0 else scores
         output = self.output_dense(linalg_ops.einsum(self._combine_equation, weights, value))
         return (output, scores) if return_attention_scores else output
+
+    @staticmethod
+    def _project(dense, x):
+        """``dense(x)`` with ``x``'s Keras mask out of sight (the attention applies the masks).
+        Keras removes its inputs' masks for good, so that a later layer reading them gets none,
+        depending on the order its model runs the layers in; the masks stay here, as Keras's
+        functional models record them when built."""
+        mask = get_keras_mask(x) if _masks else None
+        if mask is None:
+            return dense(x)
+        set_keras_mask(x, None)
+        try:
+            return dense(x)
+        finally:
+            set_keras_mask(x, mask)
 
     def compute_output_shape(self, query_shape, value_shape=None, key_shape=None):
         shape = TensorShape(query_shape).as_list()

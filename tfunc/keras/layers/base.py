@@ -21,6 +21,7 @@ from ...core import nest
 from ...core.context import ctx, init_scope
 from ...core.shapes import TensorShape
 from ...core.specs import Spec
+from ...eager import tensor as _tensor
 from ...eager.convert import convert_to_tensor
 from ...eager.tensor import Tensor
 from ...function.autograph import convert
@@ -51,6 +52,9 @@ def get_keras_mask(x):
         return getattr(x, "_keras_mask", None)
     entry = _masks.get(id(x))
     return None if entry is None else entry[1]
+
+
+_tensor.keras_mask_hook = get_keras_mask  # ``tensor._keras_mask`` reads the table
 
 
 def set_keras_mask(x, mask) -> None:
@@ -809,7 +813,7 @@ def _symbolic_call(layer, args, kwargs):
     KerasTensor carries a mask, or the layer makes masks, the call runs on placeholders that
     carry placeholder masks, and each output KerasTensor gets the mask the call gave it (a
     KerasTensor), as Keras's outputs carry ``_keras_mask``."""
-    in_masks = [getattr(x, "_keras_mask", None) for x in nest.flatten((args, kwargs))]
+    in_masks = [get_keras_mask(x) if isinstance(x, KerasTensor) else None for x in nest.flatten((args, kwargs))]
     if all(m is None for m in in_masks) and type(layer).compute_mask is Layer.compute_mask:
         return symbolic_call(layer, args, kwargs)
     out_masks = []
@@ -857,6 +861,9 @@ class OperatorLayer(Layer):
 
     def _convert_inputs(self, inputs):
         return inputs
+
+    def _tfunc_set_output_masks(self, inputs, outputs, previous_mask) -> None:
+        pass  # a Keras operation gives its outputs no mask, and does not warn about dropping one
 
     def get_config(self) -> dict:
         return {"name": self.name}  # as Keras's config of a keras.ops operation

@@ -209,6 +209,13 @@ class Lambda(PolicyLayer):
     def compute_mask(self, inputs, mask=None):
         return self.mask(inputs, mask) if callable(self.mask) else self.mask
 
+    def get_config(self):
+        config = {**super().get_config(), **self._tfunc_auto_config()}
+        for key in ("output_shape", "mask"):  # Keras 3.15 writes these only when set
+            if config[key] is None:
+                del config[key]
+        return config
+
     def compute_output_shape(self, input_shape):
         out = self._tfunc_output_shape
         if out is None:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ...api import array_ops, linalg_ops, math_ops, reduction_ops
+from ...api import array_ops, creation_ops, linalg_ops, math_ops, reduction_ops
 from ...core.shapes import TensorShape, broadcast_shapes
 from ...eager.convert import convert_to_tensor
 from .policy import PolicyLayer
@@ -138,6 +138,22 @@ class Concatenate(_Merge):
 
     def _merge(self, xs):
         return array_ops.concat(xs, axis=self.axis)
+
+    def compute_mask(self, inputs, mask=None):
+        """Keras's concatenated mask: an input without a mask counts as all kept; each mask,
+        broadcast to its input's shape, is concatenated along ``axis``, then any-reduced over the
+        last axis."""
+        if mask is None or all(m is None for m in mask):
+            return None
+        masks = []
+        for x, m in zip(inputs, mask):
+            x = convert_to_tensor(x)
+            if m is None:
+                m = creation_ops.ones_like(x, dtype="bool")
+            elif m.shape.rank < x.shape.rank:
+                m = math_ops.logical_or(array_ops.expand_dims(m, -1), creation_ops.zeros_like(x, dtype="bool"))
+            masks.append(m)
+        return reduction_ops.reduce_any(array_ops.concat(masks, axis=self.axis), axis=-1)
 
     def compute_output_shape(self, input_shape):
         shapes = [TensorShape(s).as_list() for s in input_shape]

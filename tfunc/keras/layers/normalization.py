@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import warnings
 
-from ...api import array_ops, math_ops, nn_ops, reduction_ops
+from ...api import array_ops, creation_ops, math_ops, nn_ops, reduction_ops
 from ...api.variables import Variable
 from ...core import dtypes as D
 from ...core.shapes import TensorShape
@@ -49,7 +49,10 @@ class BatchNormalization(PolicyLayer):
     ``gamma`` and ``beta`` are trainable; ``moving_mean`` and ``moving_variance`` are
     non-trainable weights (updated by assignments, so inside a ``tfunc.function`` too).  A layer
     with ``trainable = False`` runs in inference mode, as in Keras.  ``training`` may be a Python
-    bool or a boolean tensor."""
+    bool or a boolean tensor.  A Keras mask (one rank less than the inputs) leaves the masked
+    positions out of the batch statistics, as in Keras."""
+
+    supports_masking = True
 
     def __init__(
         self,
@@ -125,10 +128,16 @@ class BatchNormalization(PolicyLayer):
             return t
         return array_ops.reshape(t, _param_shape(shape, self._tfunc_axes, rank))
 
-    def call(self, inputs, training=None):
+    def call(self, inputs, training=None, mask=None):
         x = convert_to_tensor(inputs)
         shape = x.shape.as_list()
         rank = len(shape)
+        mask = None if mask is None else convert_to_tensor(mask)
+        if mask is not None and mask.shape.rank != rank - 1:
+            raise ValueError(
+                "The mask provided should be one dimension less than the inputs. Received: "
+                f"mask.shape={mask.shape}, inputs.shape={x.shape}"
+            )
         work = D.float32 if x.dtype in _LOW or not x.dtype.is_floating else x.dtype  # ints: float32, as Keras
         y = math_ops.cast(x, work) if x.dtype is not work else x
         gamma = None if self.gamma is None else self._broadcast(self.gamma, shape, work)
@@ -147,7 +156,7 @@ class BatchNormalization(PolicyLayer):
             out = inference()
         else:
             reduce = [i for i in range(rank) if i not in self._tfunc_axes]
-            mean, var = nn_ops.moments(y, reduce, keepdims=True)
+            mean, var = self._moments(y, reduce, mask)
             trained = nn_ops.batch_normalization(y, mean, var, beta, gamma, self.epsilon)
             pshape = self.moving_mean.shape.as_list()
             flat_mean, flat_var = array_ops.reshape(mean, pshape), array_ops.reshape(var, pshape)
@@ -160,6 +169,19 @@ class BatchNormalization(PolicyLayer):
                 self._update(self.moving_variance, flat_var, training)
                 out = math_ops.where(training, trained, inference())
         return math_ops.cast(out, x.dtype) if x.dtype in _LOW else out
+
+    @staticmethod
+    def _moments(y, reduce, mask):
+        """The batch's mean and variance over ``reduce``; with a mask, of the kept positions only
+        (Keras's ``_moments``: sums over the mask, divided by its count plus Keras's epsilon)."""
+        if mask is None:
+            return nn_ops.moments(y, reduce, keepdims=True)
+        keep = array_ops.broadcast_to(array_ops.expand_dims(math_ops.cast(mask, "bool"), -1), array_ops.shape(y))
+        zeros = creation_ops.zeros_like(y)
+        count = reduction_ops.reduce_sum(math_ops.cast(keep, y.dtype), reduce, keepdims=True) + 1e-7
+        mean = reduction_ops.reduce_sum(math_ops.where(keep, y, zeros), reduce, keepdims=True) / count
+        centered = math_ops.where(keep, y - mean, zeros)
+        return mean, reduction_ops.reduce_sum(math_ops.square(centered), reduce, keepdims=True) / count
 
     def _update(self, var, batch_value, when=None):
         """``var = var * momentum + batch_value * (1 - momentum)`` (only where ``when`` holds)."""
@@ -176,6 +198,8 @@ class LayerNormalization(PolicyLayer):
     ``y = gamma * (x - mean) / sqrt(var + epsilon) + beta``; with ``rms_scaling=True``
     (deprecated in Keras 3.15, which warns), Keras's formula ``y = gamma * x / sqrt(var + epsilon)``.
     ``gamma`` and ``beta`` have the shape of the normalized axes."""
+
+    supports_masking = True  # an input's Keras mask passes through, as in Keras
 
     def __init__(
         self,

@@ -45,6 +45,8 @@ class Dropout(PolicyLayer):
     ``1 / (1 - rate)``; otherwise returns the inputs unchanged. ``training`` may be a Python bool or
     a boolean tensor."""
 
+    supports_masking = True  # an input's Keras mask passes through, as in Keras
+
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
         if isinstance(rate, (int, float)) and not 0 <= rate <= 1:
@@ -138,6 +140,7 @@ class SpatialDropout3D(_SpatialDropout):
 
 class _Noise(PolicyLayer):
     supports_masking = True  # an input's Keras mask passes through, as in Keras
+
     def compute_output_shape(self, input_shape):
         return TensorShape(input_shape)
 
