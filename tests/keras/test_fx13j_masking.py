@@ -217,7 +217,7 @@ def test_keras_archives_of_masked_models_load(name):
     ops = [entry for entry in config["config"]["layers"] if entry["module"].startswith("keras.src.ops")]
     assert ops
     for entry in ops:
-        layer = next(lay for lay in model.layers if lay.name == entry["config"]["name"])
+        layer = next(lay for lay in model._layers if lay.name == entry["config"]["name"])  # operations too
         assert type(layer).__name__ == entry["class_name"]
         assert layer.get_config() == entry["config"]
 
@@ -540,3 +540,19 @@ KERAS = {
     "tagger_eval": [1.0723343, 0.3846154],
     "tagger_fit": [[1.0958567, 1.0924754], [0.3846154, 0.3846154]],
 }
+
+
+def test_rescaling_and_normalization_pass_masks_and_operations_are_not_layers():
+    from tfunc import keras as K
+
+    assert K.layers.Rescaling(2.0).supports_masking and K.layers.Normalization(mean=0.0, variance=1.0).supports_masking
+    inp = K.Input((3,), dtype="int32")
+    x = K.layers.Embedding(5, 2, mask_zero=True)(inp)
+    out = K.layers.Rescaling(2.0)(x)
+    model = K.Model(inp, out * 2.0 + 1.0)
+    assert [layer.name for layer in model.layers] == [
+        model.layers[0].name,
+        x._keras_history[0].name,
+        out._keras_history[0].name,
+    ]
+    np.testing.assert_array_equal(K.Model(inp, out)(np.array([[1, 0, 2]]))._keras_mask, [[True, False, True]])

@@ -41,6 +41,7 @@ class Normalization(PolicyLayer):
 
     def __init__(self, axis=-1, mean=None, variance=None, invert=False, **kwargs):
         super().__init__(**kwargs)
+        self.supports_masking = True  # an input's mask passes through, as in Keras
         if axis is None:
             axis = ()
         elif isinstance(axis, (int, np.integer)):
@@ -209,6 +210,7 @@ class Rescaling(PolicyLayer):
 
     def __init__(self, scale, offset=0.0, **kwargs):
         super().__init__(**kwargs)
+        self.supports_masking = True
         self.scale = scale
         self.offset = offset
 

@@ -156,7 +156,8 @@ class Functional(Model):
     # --- structure ------------------------------------------------------------------------------
     @property
     def layers(self) -> list:
-        return list(self._layers)
+        """The model's layers; the operations on KerasTensors (``x * 2``) are not layers, as in Keras."""
+        return [layer for layer in self._layers if not isinstance(layer, base_layer.OperatorLayer)]
 
     @property
     def inputs(self) -> list:
