@@ -146,3 +146,39 @@ def test_tensorflow2_spelling_and_fixed_scale():
     with pytest.raises(TypeError, match="wraps"):
         optimizers.LossScaleOptimizer("sgd")
     assert opt.learning_rate is opt.inner_optimizer.learning_rate
+
+
+@pytest.mark.parametrize(
+    "name,row0,row1",
+    # Keras 3.15 after one step (lr 0.1) from ones: an id looked up twice squares its two rows
+    [("Lamb", 0.81743, 0.87090), ("Adafactor", 0.85858, 0.9)],
+)
+def test_lamb_and_adafactor_square_an_embeddings_rows_as_keras(name, row0, row1):
+    emb = tf.keras.layers.Embedding(5, 2, embeddings_initializer="ones")
+    emb.build((None,))
+    opt = getattr(tf.keras.optimizers, name)(0.1)
+
+    @tf.function
+    def step(ids):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(emb(ids) * tf.constant([[1.0, 2.0]]))
+        grads = tape.gradient(loss, emb.trainable_variables)
+        assert isinstance(grads[0], tf.IndexedSlices)
+        opt.apply_gradients(zip(grads, emb.trainable_variables))
+
+    step(tf.constant([0, 0, 1]))
+    np.testing.assert_allclose(emb.embeddings.numpy()[:2], [[row0, row0], [row1, row1]], atol=2e-5)
+    np.testing.assert_array_equal(emb.embeddings.numpy()[2:], 1.0)
+
+
+def test_a_schedule_sees_every_call_with_gradient_accumulation():
+    # Keras evaluates the schedule at the number of calls, not of updates: the updates at calls
+    # 2 and 4 (mean gradient 1) use 0.5**1 and 0.5**3, so v = 1 - 0.5 - 0.125; the rate is then 0.5**4
+    schedule = tf.keras.optimizers.schedules.ExponentialDecay(1.0, 1, 0.5)
+    opt = tf.keras.optimizers.SGD(schedule, gradient_accumulation_steps=2)
+    v = tf.Variable([1.0])
+    for _ in range(4):
+        opt.apply_gradients([(tf.constant([1.0]), v)])
+    np.testing.assert_allclose(v.numpy(), [0.375])
+    assert float(opt.learning_rate) == pytest.approx(0.0625)
+    assert int(opt.iterations) == 2

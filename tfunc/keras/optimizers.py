@@ -213,7 +213,9 @@ class Optimizer(Module):
         if schedule is None:
             return self._tfunc_lr
         if isinstance(schedule, schedules.LearningRateSchedule):
-            lr = schedule(self.iterations)
+            # at the number of calls, also with gradient accumulation (Keras's _iterations)
+            raw = self._tfunc_iterations
+            lr = schedule(convert_to_tensor(0, dtype=D.int64) if raw is None else raw)
         else:
             lr = schedule()
         lr = convert_to_tensor(lr.read_value() if isinstance(lr, Variable) else lr)
@@ -1288,6 +1290,7 @@ class Lamb(Optimizer):
         self.epsilon = float(epsilon)
 
     _keras_slots_per_variable = True  # Keras makes each variable's slots together (weights files)
+    _takes_slices = True  # squares an IndexedSlices' rows, as Keras
 
     def _slot_names(self):
         return ("momentum", "velocity")
@@ -1299,8 +1302,9 @@ class Lamb(Optimizer):
         beta_2_power = math_ops.pow(convert_to_tensor(self.beta_2, dtype=dt), t)
         m = self.get_slot(var, "momentum")
         v = self.get_slot(var, "velocity")
+        grad, squared = _dense_and_squared(grad)
         m.assign_add((grad - m.read_value()) * (1.0 - self.beta_1))
-        v.assign_add((math_ops.square(grad) - v.read_value()) * (1.0 - self.beta_2))
+        v.assign_add((squared - v.read_value()) * (1.0 - self.beta_2))
         m_hat = m.read_value() / (1.0 - beta_1_power)
         update = m_hat / (math_ops.sqrt(v.read_value() / (1.0 - beta_2_power)) + self.epsilon)
         w_norm = math_ops.sqrt(reduction_ops.reduce_sum(math_ops.square(var.read_value())))
@@ -1328,6 +1332,9 @@ class Adafactor(Optimizer):
     """
 
     _keras_slots_per_variable = True  # Keras makes each variable's r, c and velocity together
+    # An IndexedSlices' rows are squared one by one, and the update's RMS is taken over those
+    # rows (Keras's sparse ops: an id looked up twice counts twice), over the variable's size.
+    _takes_slices = True
 
     def __init__(
         self,
@@ -1367,7 +1374,9 @@ class Adafactor(Optimizer):
         t = self._local_step(dt)
         rho = math_ops.minimum(lr, 1.0 / math_ops.sqrt(t))
         alpha = math_ops.maximum(convert_to_tensor(self.epsilon_2, dtype=dt), self._rms(var.read_value())) * rho
-        g2 = math_ops.square(grad) + self.epsilon_1
+        slices = grad if isinstance(grad, IndexedSlices) else None
+        grad, squared = _dense_and_squared(grad)
+        g2 = squared + self.epsilon_1
         beta_2 = 1.0 - math_ops.pow(t, convert_to_tensor(self.beta_2_decay, dtype=dt))
         v = self.get_slot(var, "velocity")
         if var.shape.rank >= 2:
@@ -1380,8 +1389,15 @@ class Adafactor(Optimizer):
             v.assign(array_ops.expand_dims(row, -1) * array_ops.expand_dims(c.read_value(), -2))
         else:
             v.assign(beta_2 * v.read_value() + (1.0 - beta_2) * g2)
-        u = grad / math_ops.sqrt(v.read_value())
-        u_hat = u / math_ops.maximum(convert_to_tensor(1.0, dtype=dt), self._rms(u) / self.clip_threshold)
+        if slices is None:
+            u = grad / math_ops.sqrt(v.read_value())
+            rms = self._rms(u)
+        else:
+            rows = slices.values / math_ops.sqrt(array_ops.gather(v.read_value(), slices.indices))
+            size = math_ops.cast(array_ops.size(var.read_value()), dt)
+            rms = math_ops.sqrt(reduction_ops.reduce_sum(math_ops.square(rows)) / size)
+            u = densify(IndexedSlices(rows, slices.indices, slices.dense_shape))
+        u_hat = u / math_ops.maximum(convert_to_tensor(1.0, dtype=dt), rms / self.clip_threshold)
         var.assign_sub(alpha * u_hat)
 
     def get_config(self):
