@@ -218,3 +218,16 @@ def test_linalg_and_math_additions():
     np.testing.assert_allclose(np.asarray(vectors) * np.asarray(values) @ np.asarray(vectors).T, a.T @ a, atol=1e-4)
     np.testing.assert_allclose(ops.erfinv(np.array([0.0, 0.5], np.float32)), [0.0, 0.4769363], rtol=1e-6)
     assert ops.arccosh(np.array([1, 2])).dtype == tf.float32
+
+
+def test_integer_products_follow_keras_and_do_not_overflow_python_numbers():
+    # Python numbers are tensors first in Keras's products (int32, not uint8/int8), and
+    # integers are multiplied in float32 then cast back (uint8 wraps: 200*200+... = 50009 -> 89)
+    np.testing.assert_array_equal(ops.dot(np.array([200, 100, 3], np.uint8), 3), [600, 300, 9])
+    np.testing.assert_array_equal(ops.inner(np.array([1, 1, 1], np.int8), 1000), [1000, 1000, 1000])
+    row = np.array([[200, 100, 3]], np.uint8)
+    assert int(ops.matmul(row, row.T)[0, 0]) == 50009 % 256
+    out = ops.einsum("i,i->", np.array([100, 100], np.int8), np.array([2, 2], np.int8))
+    assert out.dtype == tf.int32 and int(out) == 400
+    np.testing.assert_allclose(ops.matmul(F32, F32[0]), F32 @ F32[0], rtol=1e-5)  # 1-D operand: a vector
+    np.testing.assert_allclose(ops.matmul(F32[:, 0], F32), F32[:, 0] @ F32, rtol=1e-5)

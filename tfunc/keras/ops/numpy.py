@@ -325,7 +325,7 @@ def hypot(x1, x2):
     a, b = convert_to_tensor(x1), convert_to_tensor(x2)
     dtype = result_type(a, b)
     if not (dtype.is_floating or dtype.is_complex):
-        dtype = D.float64 if dtype in (D.int64, D.uint32, D.uint64) else D.float32
+        dtype = D.float64 if dtype is D.int64 else D.float32
     a, b = _t(a, dtype), _t(b, dtype)
     return math_ops.sqrt(math_ops.square(a) + math_ops.square(b))
 
@@ -724,7 +724,8 @@ def concatenate(xs, axis=0):
 
 
 def append(x1, x2, axis=None):
-    return concatenate([x1, x2], axis=axis)
+    (a, b), dtype = _as_tensors(x1, x2)
+    return concatenate([math_ops.cast(a, dtype), math_ops.cast(b, dtype)], axis=axis)
 
 
 def stack(x, axis=0):
@@ -891,53 +892,88 @@ def diag(x, k=0):
 
 
 def trace(x, offset=0, axis1=0, axis2=1):
-    t = convert_to_tensor(x)
-    if t.dtype in (D.bool, D.int8, D.int16):
-        t = math_ops.cast(t, D.int32)
-    return reduction_ops.reduce_sum(diagonal(t, offset, axis1, axis2), axis=-1)
+    return sum(diagonal(x, offset, axis1, axis2), axis=-1)  # narrow integers widened as sum widens them
 
 
 # --- products -----------------------------------------------------------------------------------------
 
 
+def _as_tensors(*xs):
+    """The operands as tensors first (Python numbers float32/int32, not weak), then their
+    Keras result dtype: what Keras's products and ``outer``/``append`` compute in."""
+    ts = [convert_to_tensor(x) for x in xs]
+    return ts, result_type(*ts)
+
+
+def _in_float(result):
+    """Products of integers run in floatx and are cast back, as Keras's TensorFlow backend does."""
+    return result if result.is_floating or result.is_complex else result_type(result, 1.0)
+
+
 def matmul(x1, x2):
-    a, b = _both(x1, x2)
-    if a.dtype in (D.int8, D.int16, D.uint8, D.uint16, D.bool):
-        a, b = math_ops.cast(a, D.int32), math_ops.cast(b, D.int32)
-    return nn_ops.matmul(a, b)
+    """NumPy's matmul (1-D operands as vectors); int8 x int8 is int32, other integers are
+    multiplied in float32 and cast back to their own dtype (Keras's rule)."""
+    (a, b), dtype = _as_tensors(x1, x2)
+    if a.dtype is D.int8 and b.dtype is D.int8 and a.shape.rank != 1 and b.shape.rank != 1:
+        return nn_ops.matmul(math_ops.cast(a, D.int32), math_ops.cast(b, D.int32))
+    compute = _in_float(dtype)
+    a, b = math_ops.cast(a, compute), math_ops.cast(b, compute)
+    if b.shape.rank == 1:
+        out = array_composites.tensordot(a, b, 1)
+    elif a.shape.rank == 1:
+        out = array_composites.tensordot(a, b, [[0], [b.shape.rank - 2]])
+    else:
+        out = nn_ops.matmul(a, b)
+    return math_ops.cast(out, dtype)
 
 
 def dot(x1, x2):
-    a, b = _both(x1, x2)
+    (a, b), dtype = _as_tensors(x1, x2)
+    compute = _in_float(dtype)
+    a, b = math_ops.cast(a, compute), math_ops.cast(b, compute)
     if a.shape.rank == 0 or b.shape.rank == 0:
-        return a * b
-    if b.shape.rank == 1:
-        return array_composites.tensordot(a, b, [[a.shape.rank - 1], [0]])
-    return array_composites.tensordot(a, b, [[a.shape.rank - 1], [b.shape.rank - 2]])
+        out = a * b
+    elif b.shape.rank == 1:
+        out = array_composites.tensordot(a, b, [[a.shape.rank - 1], [0]])
+    else:
+        out = array_composites.tensordot(a, b, [[a.shape.rank - 1], [b.shape.rank - 2]])
+    return math_ops.cast(out, dtype)
 
 
 def vdot(x1, x2):
-    a, b = _both(x1, x2)
-    return reduction_ops.reduce_sum(math_ops.conj(array_ops.reshape(a, [-1])) * array_ops.reshape(b, [-1]))
+    (a, b), dtype = _as_tensors(x1, x2)
+    compute = _in_float(dtype)
+    a = array_ops.reshape(math_ops.cast(a, compute), [-1])
+    b = array_ops.reshape(math_ops.cast(b, compute), [-1])
+    return math_ops.cast(reduction_ops.reduce_sum(math_ops.conj(a) * b), dtype)
 
 
 def inner(x1, x2):
-    a, b = _both(x1, x2)
-    if a.shape.rank == 0 or b.shape.rank == 0:
-        return a * b
-    return array_composites.tensordot(a, b, [[-1], [-1]])
+    (a, b), dtype = _as_tensors(x1, x2)
+    compute = _in_float(dtype)
+    a, b = math_ops.cast(a, compute), math_ops.cast(b, compute)
+    out = a * b if a.shape.rank == 0 or b.shape.rank == 0 else array_composites.tensordot(a, b, [[-1], [-1]])
+    return math_ops.cast(out, dtype)
 
 
 def outer(x1, x2):
-    a, b = _both(x1, x2)
-    return array_ops.reshape(a, [-1, 1]) * array_ops.reshape(b, [1, -1])
+    (a, b), dtype = _as_tensors(x1, x2)
+    return array_ops.reshape(math_ops.cast(a, dtype), [-1, 1]) * array_ops.reshape(math_ops.cast(b, dtype), [1, -1])
 
 
 def tensordot(x1, x2, axes=2):
-    a, b = _both(x1, x2)
-    return array_composites.tensordot(a, b, axes)
+    (a, b), dtype = _as_tensors(x1, x2)
+    compute = _in_float(dtype)
+    out = array_composites.tensordot(math_ops.cast(a, compute), math_ops.cast(b, compute), axes)
+    return math_ops.cast(out, dtype)
 
 
 def einsum(subscripts, *operands, **kwargs):
-    dtype = result_type(*operands)
-    return linalg_ops.einsum(subscripts, *[_t(x, dtype) for x in operands], **kwargs)
+    """Einstein summation; all-int8 operands give int32, other integers are summed in float32
+    and cast back (Keras's rule)."""
+    ts, dtype = _as_tensors(*operands)
+    if builtins.all(t.dtype is D.int8 for t in ts):
+        dtype = D.int32
+    compute = _in_float(dtype)
+    out = linalg_ops.einsum(subscripts, *[math_ops.cast(t, compute) for t in ts], **kwargs)
+    return math_ops.cast(out, dtype)
