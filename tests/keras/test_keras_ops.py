@@ -231,3 +231,26 @@ def test_integer_products_follow_keras_and_do_not_overflow_python_numbers():
     assert out.dtype == tf.int32 and int(out) == 400
     np.testing.assert_allclose(ops.matmul(F32, F32[0]), F32 @ F32[0], rtol=1e-5)  # 1-D operand: a vector
     np.testing.assert_allclose(ops.matmul(F32[:, 0], F32), F32[:, 0] @ F32, rtol=1e-5)
+
+
+def test_ops_on_keras_tensors_record_operations_keras_can_read(tmp_path):
+    import json
+    import zipfile
+
+    keras = tf.keras
+    inp = keras.Input((4,))
+    x = keras.layers.Dense(3)(inp)
+    y = ops.sum(ops.softmax(x, axis=-1), axis=-1, keepdims=True) + ops.mean(x, axis=1, keepdims=True)
+    model = keras.Model(inp, ops.add(y, 1.0))
+    data = rng.rand(5, 4).astype(np.float32)
+    dense = model.layers[1](data).numpy()
+    np.testing.assert_allclose(model(data), 1.0 + dense.mean(1, keepdims=True) + 1.0, rtol=1e-5)
+    model.save(tmp_path / "m.keras")
+    again = keras.models.load_model(tmp_path / "m.keras")
+    np.testing.assert_allclose(again(data), model(data), rtol=1e-6)
+    layers = json.loads(zipfile.ZipFile(tmp_path / "m.keras").read("config.json"))["config"]["layers"]
+    written = {(entry["module"], entry["class_name"]): entry["config"] for entry in layers}
+    # as Keras 3.15 writes them (Keras loads this archive)
+    assert written[("keras.src.ops.nn", "Softmax")] == {"name": "softmax", "axis": -1}
+    assert written[("keras.src.ops.numpy", "Sum")] == {"name": "sum", "axis": -1, "keepdims": True}
+    assert written[("keras.src.ops.numpy", "Mean")] == {"name": "mean", "axis": 1, "keepdims": True}

@@ -248,8 +248,12 @@ _NAMESPACES = {
     "keras.losses": ("losses",),
     "keras.metrics": ("metrics",),
     "keras.activations": ("activations",),
-    "keras.src.ops.numpy": ("layers.operators",),
-    "keras.src.ops.core": ("layers.operators",),  # ConvertToTensor, in Keras's archives of masked models
+    # the operators' layers, then any keras.ops function called on KerasTensors (ops/symbolic.py)
+    "keras.src.ops.numpy": ("layers.operators", "ops.symbolic"),
+    "keras.src.ops.core": ("layers.operators", "ops.symbolic"),  # ConvertToTensor: Keras's masked models
+    "keras.src.ops.nn": ("ops.symbolic",),
+    "keras.src.ops.math": ("ops.symbolic",),
+    "keras.src.ops.linalg": ("ops.symbolic",),
 }
 
 

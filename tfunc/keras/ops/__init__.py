@@ -9,47 +9,33 @@ from types import SimpleNamespace as _Namespace
 from . import core as _core
 from . import nn as nn
 from . import numpy as _numpy
+from . import symbolic as _symbolic
 from .core import *  # noqa: F403
 from .nn import *  # noqa: F403
 from .numpy import *  # noqa: F403
 from .promotion import is_tensor as is_tensor
 from .promotion import result_type as result_type
 
+_LINALG = ("cholesky", "det", "inv", "solve", "solve_triangular", "qr", "svd", "norm", "slogdet", "eigh", "lstsq")
+_MATH = ("top_k", "in_top_k", "logsumexp", "segment_sum", "segment_max", "erf", "erfinv", "rsqrt", "extract_sequences")
+# functions that take Python callables or answer about their argument: never operations
+_NOT_OPERATIONS = frozenset(
+    {"cond", "while_loop", "fori_loop", "scan", "map", "switch", "custom_gradient", "convert_to_numpy", "shape", "ndim"}
+)
+
+# Given KerasTensors, each function records an operation in the functional model (symbolic.py).
+for _module, _family in ((_numpy, "numpy"), (nn, "nn"), (_core, "core")):
+    for _name in _module.__all__:
+        if _name in _NOT_OPERATIONS:
+            continue
+        _kind = "linalg" if _name in _LINALG else "math" if _name in _MATH else _family
+        _wrapped = _symbolic.symbolic(getattr(_module, _name), _kind)
+        setattr(_module, _name, _wrapped)
+        globals()[_name] = _wrapped
+
 numpy = _numpy
-linalg = _Namespace(
-    **{
-        n: getattr(_core, n)
-        for n in (
-            "cholesky",
-            "det",
-            "inv",
-            "solve",
-            "solve_triangular",
-            "qr",
-            "svd",
-            "norm",
-            "slogdet",
-            "eigh",
-            "lstsq",
-        )
-    }
-)
-math = _Namespace(
-    **{
-        n: getattr(_core, n)
-        for n in (
-            "top_k",
-            "in_top_k",
-            "logsumexp",
-            "segment_sum",
-            "segment_max",
-            "erf",
-            "erfinv",
-            "rsqrt",
-            "extract_sequences",
-        )
-    }
-)
+linalg = _Namespace(**{n: getattr(_core, n) for n in _LINALG})
+math = _Namespace(**{n: getattr(_core, n) for n in _MATH})
 core = _core
 
 
