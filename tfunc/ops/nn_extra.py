@@ -69,8 +69,9 @@ def _argmax_ref(x, ksize, strides, padding, output_argmax_type, include_batch_in
             win = x[b, rs, cs, ch]
             k = int(np.argmax(win))  # the first maximum, row-major
             y, xx = rs.start + k // win.shape[1], cs.start + k % win.shape[1]
-            best[(b, *pos, ch)] = win.flat[k]
-            arg[(b, *pos, ch)] = ((b * h if include_batch_in_index else 0) + y) * w * c + xx * c + ch
+            at = (b,) + tuple(pos) + (ch,)
+            best[at] = win.flat[k]
+            arg[at] = ((b * h if include_batch_in_index else 0) + y) * w * c + xx * c + ch
     return best, arg.astype(output_argmax_type._np)
 
 
