@@ -254,3 +254,23 @@ def test_ops_on_keras_tensors_record_operations_keras_can_read(tmp_path):
     assert written[("keras.src.ops.nn", "Softmax")] == {"name": "softmax", "axis": -1}
     assert written[("keras.src.ops.numpy", "Sum")] == {"name": "sum", "axis": -1, "keepdims": True}
     assert written[("keras.src.ops.numpy", "Mean")] == {"name": "mean", "axis": 1, "keepdims": True}
+
+
+def test_what_keras_accepts_beyond_numbers():
+    # values as Keras 3.15 gives them
+    flags = np.array([True, False, True])
+    assert ops.abs(flags).dtype == tf.bool and ops.square(flags).dtype == tf.int32
+    assert bool(ops.max(flags)) and not bool(ops.min(flags))
+    np.testing.assert_array_equal(ops.sort(flags), [False, True, True])
+    np.testing.assert_array_equal(ops.argsort(flags), [1, 0, 2])
+    np.testing.assert_array_equal(ops.argsort(np.float32(3)), [0])
+    np.testing.assert_array_equal(ops.full_like(np.zeros((2, 3)), np.arange(3.0)), [[0, 1, 2], [0, 1, 2]])
+    np.testing.assert_array_equal(ops.segment_sum(np.arange(4.0), np.array([0, 0, 1, 1])), [1, 5])
+    rows = ops.linspace(np.zeros(2), np.ones(2), 3, axis=-1)
+    assert rows.dtype == tf.float64
+    np.testing.assert_allclose(rows, [[0, 0.5, 1], [0, 0.5, 1]])
+    pairs = ops.map(lambda xs: xs[0] + xs[1], (np.ones((3, 2)), np.ones((3, 2))))
+    np.testing.assert_array_equal(pairs, np.full((3, 2), 2.0))
+    assert float(ops.norm(np.eye(3), ord="nuc")) == pytest.approx(3.0)
+    assert float(ops.norm(np.array([0.0, 1.0, 2.0]), ord=0)) == 2.0
+    assert float(ops.norm(np.array([0.0, 1.0, -2.0]), ord=-np.inf)) == 0.0

@@ -26,6 +26,7 @@ from ...api import (
 )
 from ...core import dtypes as D
 from ...core import nest
+from . import numpy as _numpy
 from .numpy import _float, convert_to_tensor
 
 # --- control flow -------------------------------------------------------------------------------------
@@ -143,8 +144,11 @@ def _stack(ys):
 
 
 def map(f, xs):
-    """``f`` applied to each slice of ``xs`` along its leading axis, stacked."""
-    return functional_ops.map_fn(f, xs)
+    """``f`` applied to each slice of ``xs`` (a tensor or a structure of them) along the leading
+    axis, stacked; the outputs' structure is ``f``'s on the first slice, as Keras infers it."""
+    first = f(_index(xs, 0))
+    signature = nest.map_structure(lambda t: convert_to_tensor(t).dtype, first)
+    return functional_ops.map_fn(f, xs, fn_output_signature=signature)
 
 
 def switch(index, branches, *operands):
@@ -227,10 +231,10 @@ def logsumexp(x, axis=None, keepdims=False):
 def _segment(sorted_fn, unsorted_fn):
     def op(data, segment_ids, num_segments=None, sorted=False):
         data, ids = convert_to_tensor(data), convert_to_tensor(segment_ids)
-        if num_segments is None:
-            if not sorted:
-                raise ValueError("Argument `num_segments` must be set when `sorted=False`.")
+        if num_segments is None and sorted:
             return sorted_fn(data, ids)
+        if num_segments is None:  # Keras: one past the largest id (known only from the values)
+            num_segments = int(reduction_ops.reduce_max(ids)) + 1
         return unsorted_fn(data, ids, num_segments)
 
     return op
@@ -309,6 +313,17 @@ def norm(x, ord=None, axis=None, keepdims=False):
         ord = "euclidean"
     if axis is None and x.shape.rank > 1 and ord in ("fro", "euclidean"):
         return math_ops.sqrt(reduction_ops.reduce_sum(math_ops.square(x), keepdims=keepdims))
+    vector = (axis is None and x.shape.rank == 1) or isinstance(axis, int)
+    if vector and ord == 0:  # the number of non-zero entries
+        return reduction_ops.reduce_sum(math_ops.cast(math_ops.not_equal(x, 0), x.dtype), axis=axis, keepdims=keepdims)
+    if vector and ord == -float("inf"):
+        return reduction_ops.reduce_min(math_ops.abs(x), axis=axis, keepdims=keepdims)
+    if ord == "nuc":  # the sum of the singular values of the last two axes (or those named)
+        if axis is not None:
+            x = _numpy.moveaxis(x, list(axis), [-2, -1])
+        s = linalg_ops.svd(x, compute_uv=False)
+        out = reduction_ops.reduce_sum(s, axis=-1)
+        return array_ops.expand_dims(array_ops.expand_dims(out, -1), -1) if keepdims else out
     return linalg_ops.norm(x, ord=ord, axis=axis, keepdims=keepdims)
 
 

@@ -360,12 +360,17 @@ def logical_not(x):
 def abs(x):
     """``|x|``; unsigned integers are their own absolute value."""
     t = convert_to_tensor(x)
-    return t if t.dtype.is_unsigned else math_ops.abs(t)
+    return t if t.dtype.is_unsigned or t.dtype.is_bool else math_ops.abs(t)
 
 
 absolute = abs
 negative = _unary(math_ops.negative, "negative")
-square = _unary(math_ops.square, "square")
+
+
+def square(x):
+    """``x * x``; of bools, int32 (as Keras)."""
+    t = convert_to_tensor(x)
+    return math_ops.square(math_ops.cast(t, D.int32) if t.dtype.is_bool else t)
 
 
 def sign(x):
@@ -515,10 +520,10 @@ def mean(x, axis=None, keepdims=False):
     return out if t.dtype not in (D.float16, D.bfloat16) else math_ops.cast(out, t.dtype)
 
 
-def _reduce(fn):
+def _reduce(fn, of_bools):
     def op(x, axis=None, keepdims=False, initial=None):
         t = convert_to_tensor(x)
-        out = fn(t, axis=_axis(axis), keepdims=keepdims)
+        out = (of_bools if t.dtype.is_bool else fn)(t, axis=_axis(axis), keepdims=keepdims)
         if initial is not None:
             out = (math_ops.maximum if fn is reduction_ops.reduce_max else math_ops.minimum)(
                 out, math_ops.cast(initial, out.dtype)
@@ -528,8 +533,8 @@ def _reduce(fn):
     return op
 
 
-max = amax = _reduce(reduction_ops.reduce_max)
-min = amin = _reduce(reduction_ops.reduce_min)
+max = amax = _reduce(reduction_ops.reduce_max, reduction_ops.reduce_any)  # of bools: any, all
+min = amin = _reduce(reduction_ops.reduce_min, reduction_ops.reduce_all)
 
 
 def all(x, axis=None, keepdims=False):
@@ -622,7 +627,7 @@ def ones_like(x, dtype=None):
 def full_like(x, fill_value, dtype=None):
     t = convert_to_tensor(x)
     dtype = _dtype(dtype, t.dtype)
-    return creation_ops.fill(array_ops.shape(t), math_ops.cast(fill_value, dtype))
+    return array_ops.broadcast_to(math_ops.cast(convert_to_tensor(fill_value), dtype), array_ops.shape(t))
 
 
 def arange(start, stop=None, step=1, dtype=None):
@@ -636,20 +641,23 @@ def arange(start, stop=None, step=1, dtype=None):
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
-    dtype = _dtype(dtype)
+    """``num`` evenly spaced values from ``start`` to ``stop``; array ends give one row of values
+    per element, along ``axis`` (float32 for Python numbers, the ends' float dtype otherwise)."""
     if num < 0:
         raise ValueError(f"`num` must be a non-negative integer. Received: num={num}")
-    if endpoint:
-        step = (stop - start) / builtins.max(num - 1, 1)
-    else:
-        step = (stop - start) / builtins.max(num, 1)
-    values = math_ops.cast(start, D.float64) + math_ops.cast(creation_ops.range(num), D.float64) * step
-    if endpoint and num > 1:  # the last value exactly `stop`, as NumPy
-        values = array_ops.concat([values[:-1], math_ops.cast([stop], D.float64)], 0)
+    a, b = convert_to_tensor(start), convert_to_tensor(stop)
+    dtype = _in_float(result_type(a, b)) if dtype is None else D.as_dtype(dtype)
+    a, b = math_ops.cast(a, D.float64), math_ops.cast(b, D.float64)
+    step = (b - a) / builtins.max(num - 1 if endpoint else num, 1)
+    t = math_ops.cast(creation_ops.range(num), D.float64)
+    t = array_ops.reshape(t, [num] + [1] * a.shape.rank)  # the new axis first, then the ends' axes
+    values = a + t * step
+    if endpoint and num > 1:  # the last row exactly `stop`, as NumPy
+        values = array_ops.concat([values[:-1], array_ops.expand_dims(b + 0 * a, 0)], 0)
     values = math_ops.cast(values, dtype)
     if axis != 0:
-        values = array_ops.reshape(values, [-1])
-    return (values, step) if retstep else values
+        values = moveaxis(values, 0, axis)
+    return (values, math_ops.cast(step, dtype)) if retstep else values
 
 
 def eye(N, M=None, k=0, dtype=None):
@@ -856,12 +864,17 @@ def take_along_axis(x, indices, axis=None):
 
 
 def sort(x, axis=-1):
-    return sort_ops.sort(convert_to_tensor(x), axis=axis)
+    t = convert_to_tensor(x)
+    if t.dtype.is_bool:  # False before True
+        return math_ops.cast(sort_ops.sort(math_ops.cast(t, D.int32), axis=axis), D.bool)
+    return sort_ops.sort(t, axis=axis)
 
 
 def argsort(x, axis=-1):
     t = convert_to_tensor(x)
-    if axis is None:
+    if t.dtype.is_bool:
+        t = math_ops.cast(t, D.int32)
+    if axis is None or t.shape.rank == 0:  # flattened (a scalar: one element)
         t, axis = array_ops.reshape(t, [-1]), 0
     return math_ops.cast(sort_ops.argsort(t, axis=axis, stable=True), D.int32)
 
