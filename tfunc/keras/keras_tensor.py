@@ -214,10 +214,14 @@ def compute_output_spec(fn, *args, **kwargs):
 def symbolic_call(layer, args, kwargs):
     """``layer(*args, **kwargs)`` on KerasTensors: KerasTensors out, and a new Node of ``layer``."""
     outputs = compute_output_spec(layer.__call__, *args, **kwargs)
+    record_node(layer, args, kwargs, outputs)
+    return outputs
+
+
+def record_node(layer, args, kwargs, outputs) -> None:
+    """Records a call of ``layer`` on KerasTensors: a new Node, and each output's ``_keras_history``."""
     nodes = layer.__dict__.setdefault("_tfunc_inbound_nodes", [])
-    node_index = len(nodes)
     for i, t in enumerate(nest.flatten(outputs)):
         if isinstance(t, KerasTensor):
-            t._keras_history = (layer, node_index, i)
+            t._keras_history = (layer, len(nodes), i)
     nodes.append(Node(layer, args, kwargs, outputs))
-    return outputs

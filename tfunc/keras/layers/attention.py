@@ -359,6 +359,8 @@ class Attention(PolicyLayer):
     ``use_scale``), or with ``score_mode="concat"``
     ``concat_score_weight * sum(tanh(scale * (query + key)))``."""
 
+    _tfunc_makes_masks = False  # compute_mask only carries or combines the inputs' masks
+
     def __init__(self, use_scale=False, score_mode="dot", dropout=0.0, seed=None, **kwargs):
         super().__init__(**kwargs)
         self.use_scale = use_scale

@@ -32,7 +32,7 @@ from .. import keras_tensor as _keras_tensor
 from .. import regularizers as _regularizers
 from .. import serialization as _serialization
 from ..dtypes import keras_dtype
-from ..keras_tensor import KerasTensor, Node, compute_output_spec, symbolic_call
+from ..keras_tensor import KerasTensor, compute_output_spec, record_node, symbolic_call
 
 _name_counts: collections.Counter = collections.Counter()
 _name_lock = threading.Lock()
@@ -82,6 +82,28 @@ def _structure_masks(x):
 
 def _any_mask(masks) -> bool:
     return any(m is not None for m in nest.flatten(masks))
+
+
+def cast_keeping_mask(x, dtype):
+    """``x`` cast to ``dtype``, still carrying its mask (Keras's input conversion keeps it)."""
+    y = math_ops.cast(x, dtype)
+    if _masks and y is not x:
+        set_keras_mask(y, get_keras_mask(x))
+    return y
+
+
+def _without_inherited_masks(inputs, outputs):
+    """The outputs of a layer that does not support masking, an output that is one of its
+    inputs (reshaping or casting to what it already is returns its input) made a new tensor
+    without the input's mask: Keras's outputs of such a layer carry none."""
+    input_ids = {id(x) for x in nest.flatten(inputs)}
+
+    def fresh(t):
+        if id(t) in input_ids and get_keras_mask(t) is not None:
+            return array_ops.identity(t)
+        return t
+
+    return nest.map_structure(fresh, outputs) if isinstance(outputs, (list, tuple, dict)) else fresh(outputs)
 
 
 def _to_snake_case(name: str) -> str:
@@ -221,6 +243,11 @@ class Layer(Module):
     _tfunc_config_skip: frozenset = frozenset()
     # Whether Keras's config of the layer lists ``activity_regularizer`` even when it is None.
     _tfunc_config_lists_activity_regularizer = False
+    # Whether ``compute_mask`` may make a mask when no input has one (Embedding(mask_zero=True),
+    # Masking, Lambda(mask=...)): only such a layer takes the mask path of a call without masks.
+    # A class defining ``compute_mask`` counts as one unless it says otherwise (a user's layer
+    # may make masks; the built-in layers that only carry or combine masks set False).
+    _tfunc_makes_masks = False
 
     def __new__(cls, *args, **kwargs):
         obj = super().__new__(cls)
@@ -229,6 +256,8 @@ class Layer(Module):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
+        if "compute_mask" in cls.__dict__ and "_tfunc_makes_masks" not in cls.__dict__:
+            cls._tfunc_makes_masks = True
         build = cls.__dict__.get("build")
         if build is not None and not getattr(build, "_tfunc_records_shape", False):
             cls.build = _recording_build(build)
@@ -654,8 +683,8 @@ class Layer(Module):
                 kwargs["mask"] = mask
         return mask
 
-    def _tfunc_set_output_masks(self, inputs, outputs, previous_mask) -> None:
-        """Attaches ``compute_mask``'s masks to the outputs that have none (Keras's
+    def _tfunc_set_output_masks(self, inputs, outputs, previous_mask):
+        """The outputs, with ``compute_mask``'s masks attached to those that have none (Keras's
         ``_set_mask_metadata``); a layer that does not support masking drops the mask, with
         Keras's warning."""
         if not self.supports_masking:
@@ -666,16 +695,17 @@ class Layer(Module):
                     "information. Downstream layers will not see the mask.",
                     stacklevel=3,
                 )
-            return
+            return _without_inherited_masks(inputs, outputs) if _masks else outputs
         flat_outputs = nest.flatten(outputs)
         if all(get_keras_mask(t) is not None for t in flat_outputs):
-            return
+            return outputs
         masks = self.compute_mask(inputs, previous_mask)
         if masks is None:
-            return
+            return outputs
         for t, m in zip(flat_outputs, nest.flatten(masks)):
             if m is not None and get_keras_mask(t) is None:
                 set_keras_mask(t, m)
+        return outputs
 
     # --- the Keras protocol ------------------------------------------------------------
     def build(self, input_shape):
@@ -726,7 +756,7 @@ class Layer(Module):
                 and self._tfunc_dtype.is_floating
                 and x.dtype is not self._tfunc_dtype
             ):
-                x = math_ops.cast(x, self._tfunc_dtype)
+                x = cast_keeping_mask(x, self._tfunc_dtype)
             return x
 
         if isinstance(inputs, (list, tuple, dict)):
@@ -744,9 +774,7 @@ class Layer(Module):
             raise TypeError(f"Layer {self.name!r} was called without inputs.")
         # Mask work only where a mask can exist: one is attached to some tensor, one is given,
         # or the layer makes its own (Embedding(mask_zero=True), Masking).
-        masking = (
-            _masks or "mask" in kwargs or (type(self).compute_mask is not Layer.compute_mask and self.supports_masking)
-        )
+        masking = _masks or "mask" in kwargs or self._tfunc_makes_masks
         if masking:
             previous_mask = self._tfunc_mask_argument(inputs, args, kwargs)
         inputs = self._convert_inputs(inputs)
@@ -770,7 +798,7 @@ class Layer(Module):
         finally:
             stack.pop()
         if masking:
-            self._tfunc_set_output_masks(inputs, outputs, previous_mask)
+            outputs = self._tfunc_set_output_masks(inputs, outputs, previous_mask)
         if self.__dict__.get("_tfunc_output_shapes") is None:
             self._tfunc_output_shapes = _static_shapes(outputs)  # shown by Model.summary()
         return outputs
@@ -814,7 +842,7 @@ def _symbolic_call(layer, args, kwargs):
     carry placeholder masks, and each output KerasTensor gets the mask the call gave it (a
     KerasTensor), as Keras's outputs carry ``_keras_mask``."""
     in_masks = [get_keras_mask(x) if isinstance(x, KerasTensor) else None for x in nest.flatten((args, kwargs))]
-    if all(m is None for m in in_masks) and type(layer).compute_mask is Layer.compute_mask:
+    if all(m is None for m in in_masks) and not layer._tfunc_makes_masks:
         return symbolic_call(layer, args, kwargs)
     out_masks = []
 
@@ -827,13 +855,10 @@ def _symbolic_call(layer, args, kwargs):
         return outputs
 
     outputs = compute_output_spec(masked_call, *args, **kwargs)
-    nodes = layer.__dict__.setdefault("_tfunc_inbound_nodes", [])
-    for i, (t, m) in enumerate(zip(nest.flatten(outputs), out_masks)):
-        if isinstance(t, KerasTensor):
-            t._keras_history = (layer, len(nodes), i)
-            if m is not None:
-                t._keras_mask = KerasTensor(m.shape.as_list(), m.dtype)
-    nodes.append(Node(layer, args, kwargs, outputs))
+    for t, m in zip(nest.flatten(outputs), out_masks):
+        if isinstance(t, KerasTensor) and m is not None:
+            t._keras_mask = KerasTensor(m.shape.as_list(), m.dtype)
+    record_node(layer, args, kwargs, outputs)
     return outputs
 
 
@@ -862,8 +887,8 @@ class OperatorLayer(Layer):
     def _convert_inputs(self, inputs):
         return inputs
 
-    def _tfunc_set_output_masks(self, inputs, outputs, previous_mask) -> None:
-        pass  # a Keras operation gives its outputs no mask, and does not warn about dropping one
+    def _tfunc_set_output_masks(self, inputs, outputs, previous_mask):
+        return outputs  # a Keras operation gives its outputs no mask, and does not warn about dropping one
 
     def get_config(self) -> dict:
         return {"name": self.name}  # as Keras's config of a keras.ops operation

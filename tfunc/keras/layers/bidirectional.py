@@ -39,6 +39,8 @@ class Bidirectional(PolicyLayer):
     A mask (of the input sequence) reaches both layers; with ``return_sequences`` their outputs
     are zeros at masked steps (Keras sets ``zero_output_for_mask`` on them) and carry the mask."""
 
+    _tfunc_makes_masks = False  # compute_mask only carries or combines the inputs' masks
+
     def __init__(self, layer, merge_mode="concat", weights=None, backward_layer=None, **kwargs):
         if not isinstance(layer, Layer):
             raise ValueError(

@@ -150,6 +150,7 @@ class Embedding(PolicyLayer):
         self.embeddings_regularizer = _regularizers.get(embeddings_regularizer)
         self.mask_zero = bool(mask_zero)
         self.supports_masking = self.mask_zero
+        self._tfunc_makes_masks = self.mask_zero
         init = _initializers.RandomUniform() if embeddings_initializer == "uniform" else embeddings_initializer
         self.embeddings_initializer = _initializers.get(init)
 
@@ -197,6 +198,7 @@ class Lambda(PolicyLayer):
         # ``mask``: the output mask (a tensor), or a function ``(inputs, mask) -> mask``, as in Keras
         self.mask = mask
         self.supports_masking = mask is not None
+        self._tfunc_makes_masks = mask is not None
 
     def call(self, inputs, mask=None, training=None):
         kwargs = dict(self.arguments)

@@ -190,8 +190,8 @@ class CenterCrop(_ImageLayer):
         if h >= self.height and w >= self.width:
             top, left = (h - self.height) // 2, (w - self.width) // 2
             return x[..., top : top + self.height, left : left + self.width, :]
-        out = image_ops.resize(_aspect_crop(x, self.height, self.width), [self.height, self.width])
-        return math_ops.cast(out, x.dtype)
+        # float32 whatever the compute dtype: Keras's smart_resize returns tf.image.resize's result
+        return image_ops.resize(_aspect_crop(x, self.height, self.width), [self.height, self.width])
 
     def get_config(self):
         return {**super().get_config(), "height": self.height, "width": self.width}
@@ -344,7 +344,7 @@ def _encode(indices, mode, depth, dtype, count_weights=None):
 
 class CategoryEncoding(PolicyLayer):
     """Integer category indices in ``[0, num_tokens)`` to 'one_hot', 'multi_hot' or 'count'
-    vectors (in the compute dtype); 'count' may weigh each index by ``count_weights``."""
+    vectors (in the variable dtype, as Keras); 'count' may weigh each index by ``count_weights``."""
 
     def __init__(self, num_tokens=None, output_mode="multi_hot", sparse=False, **kwargs):
         super().__init__(**kwargs)
@@ -368,7 +368,8 @@ class CategoryEncoding(PolicyLayer):
             raise ValueError(
                 "`count_weights` is not used when `output_mode` is not `'count'`. Received `count_weights`."
             )
-        return _encode(inputs, self.output_mode, self.num_tokens, self.compute_dtype, count_weights)
+        # in the variable dtype (float32 under 'mixed_float16'), as Keras encodes in ``self.dtype``
+        return _encode(inputs, self.output_mode, self.num_tokens, self.dtype, count_weights)
 
     def get_config(self):  # Keras 3.15 writes no `sparse`
         return {**super().get_config(), "num_tokens": self.num_tokens, "output_mode": self.output_mode}
@@ -454,9 +455,10 @@ class Discretization(PolicyLayer):
         if not x.dtype.is_floating:  # Keras reads the inputs as floats
             x = math_ops.cast(x, D.float32)
         boundaries = convert_to_tensor(np.asarray(self.bin_boundaries, x.dtype.as_numpy_dtype))
-        # the number of boundaries <= x (np.digitize)
-        above = math_ops.cast(array_ops.expand_dims(x, -1) >= boundaries, D.int32)
-        indices = reduction_ops.reduce_sum(above, axis=-1)
+        # the number of boundaries <= x, counted as all but those > x so that NaN (never < a
+        # boundary) falls in the last bucket, as TensorFlow's Bucketize puts it
+        below = math_ops.cast(array_ops.expand_dims(x, -1) < boundaries, D.int32)
+        indices = len(self.bin_boundaries) - reduction_ops.reduce_sum(below, axis=-1)
         if self.output_mode == "int":
             return indices
         return _encode(indices, self.output_mode, len(self.bin_boundaries) + 1, self.compute_dtype)

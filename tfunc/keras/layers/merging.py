@@ -6,6 +6,7 @@ from __future__ import annotations
 from ...api import array_ops, creation_ops, linalg_ops, math_ops, reduction_ops
 from ...core.shapes import TensorShape, broadcast_shapes
 from ...eager.convert import convert_to_tensor
+from .base import _masks, get_keras_mask
 from .policy import PolicyLayer
 
 
@@ -29,8 +30,32 @@ def _sum(xs):
     return out
 
 
+def _step_masks(xs):
+    """Each input's Keras mask with a trailing axis, to broadcast against the input (None where
+    it has none), as Keras's merge functions read the masks attached to their inputs."""
+    if not _masks:  # no mask anywhere: nothing to look up
+        return [None] * len(xs)
+    return [None if m is None else array_ops.expand_dims(m, -1) for m in map(get_keras_mask, xs)]
+
+
+def _merge_masked(op, xs):
+    """Keras's ``_apply_merge_op_and_or_mask`` (Minimum, Maximum: no identity element): a masked
+    entry of one operand takes the other operand's value before ``op``."""
+    masks = _step_masks(xs)
+    out, out_mask = xs[0], masks[0]
+    for x, m in zip(xs[1:], masks[1:]):
+        if m is not None:
+            x = math_ops.where(m, x, out)
+        if out_mask is not None:
+            out = math_ops.where(out_mask, out, x)
+        out_mask = None if m is None or out_mask is None else math_ops.logical_or(out_mask, m)
+        out = op(out, x)
+    return out
+
+
 class _Merge(PolicyLayer):
     _minimum = 1  # Keras 3 merges a list of one tensor too (into itself)
+    _tfunc_makes_masks = False  # compute_mask only carries or combines the inputs' masks
 
     def _merge(self, xs):
         raise NotImplementedError
@@ -91,12 +116,21 @@ class Subtract(_Merge):
 
 
 class Multiply(_Merge):
-    """The elementwise product of the inputs."""
+    """The elementwise product of the inputs; as Keras, a masked entry counts as 1, and entries
+    masked in every input (when all have masks) are 0."""
 
     def _merge(self, xs):
-        out = xs[0]
-        for x in xs[1:]:
-            out = out * x
+        masks = _step_masks(xs)
+        out = None
+        for x, m in zip(xs, masks):
+            if m is not None:
+                x = math_ops.where(m, x, creation_ops.ones_like(x))
+            out = x if out is None else out * x
+        if all(m is not None for m in masks):
+            kept = masks[0]
+            for m in masks[1:]:
+                kept = math_ops.logical_or(kept, m)
+            out = math_ops.where(kept, out, creation_ops.zeros_like(out))
         return out
 
 
@@ -111,26 +145,21 @@ class Maximum(_Merge):
     """The elementwise maximum of the inputs."""
 
     def _merge(self, xs):
-        out = xs[0]
-        for x in xs[1:]:
-            out = math_ops.maximum(out, x)
-        return out
+        return _merge_masked(math_ops.maximum, xs)
 
 
 class Minimum(_Merge):
     """The elementwise minimum of the inputs."""
 
     def _merge(self, xs):
-        out = xs[0]
-        for x in xs[1:]:
-            out = math_ops.minimum(out, x)
-        return out
+        return _merge_masked(math_ops.minimum, xs)
 
 
 class Concatenate(_Merge):
     """Concatenates the inputs along ``axis`` (all other dimensions must match)."""
 
     _minimum = 1
+    _tfunc_makes_masks = False  # compute_mask only carries or combines the inputs' masks
 
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
@@ -180,6 +209,8 @@ class Dot(PolicyLayer):
     the batch axis), as Keras's ``batch_dot``: the first input's other axes, then the second's
     (without its batch axis); a result of rank 1 becomes ``(batch, 1)``. ``normalize=True``
     L2-normalizes both along the axes first (the cosine similarity)."""
+
+    _tfunc_makes_masks = False  # compute_mask only carries or combines the inputs' masks
 
     supports_masking = True
 

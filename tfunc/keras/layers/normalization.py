@@ -220,7 +220,8 @@ class LayerNormalization(PolicyLayer):
         refuse_unsupported(beta_constraint=beta_constraint, gamma_constraint=gamma_constraint)
         self.beta_regularizer = _regularizers.get(beta_regularizer)
         self.gamma_regularizer = _regularizers.get(gamma_regularizer)
-        self.axis = axis
+        # as Keras: a list (or tuple) is kept as a list, and build makes an int a one-item list
+        self.axis = list(axis) if isinstance(axis, (list, tuple)) else axis
         self.epsilon = float(epsilon)
         self.center = bool(center)
         self.scale = bool(scale)
@@ -239,6 +240,7 @@ class LayerNormalization(PolicyLayer):
         if shape.rank is None:
             raise ValueError(f"LayerNormalization {self.name!r} needs inputs of known rank.")
         self._tfunc_axes = _axes(self.axis, shape.rank, self.name)
+        self.axis = sorted(self.axis) if isinstance(self.axis, list) else [self.axis]  # Keras's config after build
         dims = tuple(shape[a] for a in self._tfunc_axes)
         if None in dims:
             raise ValueError(f"LayerNormalization {self.name!r}: axis {self.axis} of {shape} must have a known size.")

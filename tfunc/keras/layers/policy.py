@@ -16,7 +16,7 @@ from ...core import nest
 from ...eager.convert import convert_to_tensor
 from ...eager.tensor import Tensor
 from .. import mixed_precision
-from .base import Layer
+from .base import Layer, cast_keeping_mask
 
 
 class PolicyLayer(Layer):
@@ -54,7 +54,7 @@ class PolicyLayer(Layer):
             if isinstance(x, (np.ndarray, np.generic, float, int)) and not isinstance(x, bool):
                 x = convert_to_tensor(x)
             if isinstance(x, Tensor) and x.dtype.is_floating and x.dtype is not self._tfunc_compute:
-                x = math_ops.cast(x, self._tfunc_compute)
+                x = cast_keeping_mask(x, self._tfunc_compute)
             return x
 
         if isinstance(inputs, (list, tuple, dict)):

@@ -185,6 +185,8 @@ class GlobalAveragePooling1D(_GlobalPooling1D):
     last). A ``mask`` of shape ``(batch, steps)`` (given to the call, or attached to the inputs by
     ``Embedding(mask_zero=True)`` or ``Masking``) leaves out the masked steps."""
 
+    _tfunc_makes_masks = False  # compute_mask only carries or combines the inputs' masks
+
     def call(self, inputs, mask=None):
         x, axis = self._steps(inputs)
         if mask is None:

@@ -487,6 +487,8 @@ class RNN(PolicyLayer):
     mask passes on to the outputs.
     """
 
+    _tfunc_makes_masks = False  # compute_mask only carries or combines the inputs' masks
+
     def __init__(
         self,
         cell,
