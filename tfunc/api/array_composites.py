@@ -66,12 +66,14 @@ def roll(input, shift, axis, name=None):
     if len(shifts) != len(axes):
         raise InvalidArgumentError(f"roll: shift and axis must have the same length, got {shift!r} and {axis!r}.")
     for s, a in zip(shifts, axes):
-        n = m.cast(shape(x)[a], D.int64)
+        # a size known while tracing stays a Python int, so the gathered axis keeps it static
+        known = x.shape[a]
+        n = m.cast(shape(x)[a], D.int64) if known is None else known
         # the shift taken modulo the axis size (1 for an empty axis, which has nothing to move),
         # in int64 so that a shift past 2**31 does not wrap
-        size = m.maximum(n, 1)
+        size = m.maximum(n, 1) if known is None else max(known, 1)
         shift_ = m.floormod(m.cast(convert_to_tensor(s), D.int64), size)
-        index = m.floormod(tf_range(n) - shift_, size)
+        index = m.floormod(tf_range(n, dtype=D.int64) - shift_, size)
         x = gather(x, index, axis=a)
     return x
 

@@ -143,7 +143,10 @@ def _nwc(data_format, fn):
 
 
 def _one_d(v, what, fn):
-    """A 1-D window argument (an int, or a list of 1 or 3 entries) as its single value."""
+    """A 1-D window argument (an int, or a list of 1 or 3 entries) as its single value; None
+    is 1 (TensorFlow's ``_get_sequence``)."""
+    if v is None:
+        return 1
     vals = [v] if isinstance(v, int) else list(v)
     if len(vals) == 3:
         if vals[0] != 1 or vals[2] != 1:
@@ -229,8 +232,8 @@ def convolution(input, filters, strides=None, padding="VALID", data_format=None,
     _channels_last_format(data_format, "convolution")
     if not isinstance(padding, str):  # TensorFlow's convolution takes no explicit padding
         raise TypeError(f"convolution: padding must be 'SAME' or 'VALID', got {padding!r}.")
-    st = window_arg(1 if strides is None else strides, rank, "strides", "convolution")
-    dl = window_arg(1 if dilations is None else dilations, rank, "dilations", "convolution")
+    st = window_arg(strides, rank, "strides", "convolution")
+    dl = window_arg(dilations, rank, "dilations", "convolution")
     if max(st) > 1 and max(dl) > 1:
         raise ValueError(
             "`strides > 1` not supported in conjunction with `dilation_rate > 1`. "
@@ -259,7 +262,7 @@ def pool(input, window_shape, pooling_type, strides=None, padding="VALID", data_
     kinds = {"MAX": max_pool, "AVG": avg_pool}
     if pooling_type not in kinds:
         raise ValueError(f"{rank}-D {pooling_type} pooling is not supported.")
-    st = window_arg(1 if strides is None else strides, rank, "strides", "pool")
+    st = window_arg(strides, rank, "strides", "pool")
     if any(s > k for s, k in zip(st, window_shape)):
         raise ValueError(
             "`strides` > `window_shape` not supported due to inconsistency between CPU and GPU implementations. "

@@ -16,7 +16,7 @@ from ..eager.dispatch import call
 from ..ops.conv_variants import conv2d_transpose_op, conv3d_op, conv3d_transpose_op, depthwise_conv2d_op
 from ..ops.infer import normalize_axis
 from ..ops.nn import bias_add_op, conv2d_op, log_softmax_op, matmul_op, softmax_op, sparse_softmax_cross_entropy_op
-from .array_ops import _partial_dims, shape, squeeze, stop_gradient
+from .array_ops import _partial_dims, concat, shape, split, squeeze, stop_gradient
 from .creation_ops import zeros_like
 from .math_ops import cast, conj, exp, greater_equal, log1p, not_equal, rsqrt, squared_difference, where
 from .pooling_ops import window_arg
@@ -72,14 +72,37 @@ def conv2d(input, filters, strides=1, padding="VALID", data_format="NHWC", dilat
     if data_format not in (None, "NHWC"):
         raise ValueError(f"conv2d supports data_format='NHWC' only, got {data_format!r}.")
     x, f = convert_to_tensor(input), convert_to_tensor(filters)
-    attrs = _conv_attrs(strides, padding, dilations)
+    attrs = _conv_attrs(1 if strides is None else strides, padding, dilations)  # None: 1, as TensorFlow's conv2d
     if len(attrs["strides"]) == 4:
         attrs["strides"] = attrs["strides"][1:3]
     if len(attrs["dilations"]) == 4:
         attrs["dilations"] = attrs["dilations"][1:3]
     if not isinstance(attrs["padding"], str) and len(attrs["padding"]) == 4:
         attrs["padding"] = attrs["padding"][1:3]
-    return call(conv2d_op, (x, f), attrs)
+    try:  # the common case first: a grouped convolution is found by the op's depth check, at no cost to the rest
+        return call(conv2d_op, (x, f), attrs)
+    except InvalidArgumentError:
+        groups = _conv_groups(x, f)
+        if groups == 1:
+            raise
+    # each group of input channels convolved with its own slice of the filters' outputs
+    parts = zip(split(x, groups, -1), split(f, groups, -1))
+    return concat([call(conv2d_op, (xg, fg), attrs) for xg, fg in parts], -1)
+
+
+def _conv_groups(x, f) -> int:
+    """The channel groups of a conv2d whose input has a multiple of the filter's input depth
+    (TensorFlow's CPU Conv2D takes it as a grouped convolution); 1 if it is not one."""
+    if x.shape.rank != 4 or f.shape.rank != 4:
+        return 1
+    c, fc, oc = x.shape[-1], f.shape[-2], f.shape[-1]
+    if c is None or not fc or c == fc or c % fc:
+        return 1
+    if oc is not None and oc % (c // fc):
+        raise InvalidArgumentError(
+            f"conv2d: output depth must be evenly divisible by number of groups: {oc} vs {c // fc}."
+        ) from None
+    return c // fc
 
 
 # --- bias_add --------------------------------------------------------------------
@@ -258,6 +281,8 @@ def _conv3d_attrs(fn, strides, padding, dilations, data_format):
         raise TypeError(f"{fn}: padding must be 'SAME' or 'VALID', got {padding!r}.")
     if padding.upper() not in ("SAME", "VALID"):
         raise ValueError(f"{fn}: padding must be 'SAME' or 'VALID', got {padding!r}.")
+    if strides is None:  # TensorFlow's Conv3D has no default stride (window_arg would read None as 1)
+        raise InvalidArgumentError(f"{fn}: strides must be given (5 entries), got None.")
     return {
         "strides": window_arg(strides, 3, "strides", fn),
         "padding": padding.upper(),

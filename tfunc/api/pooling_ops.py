@@ -16,7 +16,10 @@ _CHANNELS_LAST = {1: "NWC", 2: "NHWC", 3: "NDHWC"}
 
 def window_arg(value, rank: int, name: str, fn: str = "pooling") -> tuple:
     """An int, or 1, ``rank`` or ``rank + 2`` (batch and channel entries 1) values -> one value
-    per spatial axis."""
+    per spatial axis; None is 1 on every axis (TensorFlow's ``_get_sequence``, so pooling
+    with ``strides=None`` moves its window by 1)."""
+    if value is None:
+        return (1,) * rank
     if isinstance(value, int):
         return (value,) * rank
     v = [int(x) for x in value]
@@ -54,7 +57,7 @@ def _pool(op, rank, input, ksize, strides, padding, data_format):
     if x.shape.rank is not None and x.shape.rank != rank + 2:
         raise ValueError(f"{op.name}: input must be rank {rank + 2} ({_CHANNELS_LAST[rank]}), got shape {x.shape}.")
     ks = window_arg(ksize, rank, "ksize")
-    st = ks if strides is None else window_arg(strides, rank, "strides")
+    st = window_arg(strides, rank, "strides")
     return call(op, (x,), {"ksize": ks, "strides": st, "padding": _padding(padding, rank)})
 
 

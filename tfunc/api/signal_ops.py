@@ -28,6 +28,7 @@ from .array_ops import concat, expand_dims, gather, reshape, shape, tile, transp
 from .creation_ops import fill, ones
 from .creation_ops import range as tf_range
 from .indexing_ops import pad
+from .nn_composites import _dims
 from .reduction_ops import reduce_sum
 
 __all__ = [
@@ -173,7 +174,7 @@ def _shift(x, axes, sign):
     if x.shape.rank is None:
         raise ValueError("fftshift: the input's rank must be known while tracing.")
     axes = list(range(x.shape.rank)) if axes is None else ([axes] if isinstance(axes, int) else list(axes))
-    dims = shape(x)
+    dims = _dims(x)  # Python ints where known: static shifts
     shifts = [sign * (dims[a] // 2) for a in axes]
     return roll(x, shifts, axes) if axes else x
 
@@ -189,6 +190,11 @@ def ifftshift(x, axes=None, name=None):
 
 
 # --- frames ------------------------------------------------------------------------------------------
+
+
+def _at_least_0(v):
+    """``max(0, v)`` of a Python int (a size known while tracing) or of a scalar tensor."""
+    return max(0, v) if isinstance(v, int) else m.maximum(0, v)
 
 
 def _frame_indices(num_frames, frame_length, frame_step):
@@ -209,14 +215,14 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
     if x.shape.rank is None or x.shape.rank == 0:
         raise ValueError(f"frame: signal must have rank >= 1 known while tracing, got shape {x.shape}.")
     axis = normalize_axis(int(axis), x.shape.rank, "frame")
-    n = shape(x, out_type=D.int32)[axis]
+    dims = _dims(x)  # Python ints where known while tracing: the frame count (and shape) stays static
+    n = dims[axis]
     if pad_end:
         frames = (n + (step - 1)) // step  # every sample starts a frame
-        extra = m.maximum(0, (frames - 1) * step + length_ - n)
-        pad_shape = concat([shape(x, out_type=D.int32)[:axis], reshape(extra, [1]), shape(x)[axis + 1 :]], 0)
-        x = concat([x, fill(pad_shape, m.cast(pad_value, x.dtype))], axis)
+        dims[axis] = _at_least_0((frames - 1) * step + length_ - n)
+        x = concat([x, fill(dims, m.cast(pad_value, x.dtype))], axis)
     else:
-        frames = m.maximum(0, 1 + (n - length_) // step)
+        frames = _at_least_0(1 + (n - length_) // step)
     return gather(x, _frame_indices(frames, length_, step), axis=axis)
 
 
@@ -237,17 +243,17 @@ def overlap_and_add(signal, frame_step, name=None):
     # TensorFlow's reshapes, no scatter: each frame cut into `segments` pieces of frame_step
     # samples; piece j of frame f lands at output block f + j, so shifting piece j down j frames
     # and summing over j overlaps them.  Only the number of frames may be known at run time.
+    # The sizes are Python ints where known while tracing, so the result's shape stays static.
     segments = -(-length_ // step)
-    outer = shape(x, out_type=D.int32)[:-2]
-    frames = shape(x, out_type=D.int32)[-2]
+    *outer, frames, _ = _dims(x)
     x = pad(x, [[0, 0]] * (rank - 2) + [[0, segments], [0, segments * step - length_]])
-    x = reshape(x, concat([outer, [-1, segments, step]], 0))  # [..., frames + segments, segments, step]
+    x = reshape(x, outer + [frames + segments, segments, step])
     x = transpose(x, list(range(rank - 2)) + [rank - 1, rank - 2, rank])  # [..., segments, frames + segments, step]
-    x = reshape(x, concat([outer, [-1, step]], 0))
+    x = reshape(x, outer + [segments * (frames + segments), step])
     x = x[..., : (frames + segments - 1) * segments, :]  # each piece row now starts one frame later
-    x = reduce_sum(reshape(x, concat([outer, [segments, -1, step]], 0)), rank - 2)
-    x = reshape(x, concat([outer, [-1]], 0))
-    return x[..., : m.maximum(0, (frames - 1) * step + length_)]
+    x = reduce_sum(reshape(x, outer + [segments, frames + segments - 1, step]), rank - 2)
+    x = reshape(x, outer + [(frames + segments - 1) * step])
+    return x[..., : _at_least_0((frames - 1) * step + length_)]
 
 
 # --- windows -----------------------------------------------------------------------------------------
@@ -282,7 +288,7 @@ def vorbis_window(window_length, dtype=D.float32, name=None):
     """``sin(pi / 2 sin^2(pi (n + 1/2) / N))``: power complementary at half overlap."""
     dtype = D.as_dtype(dtype)
     n = _static_int(window_length, "window_length", "vorbis_window")
-    arg = (m.cast(tf_range(n), dtype) + 0.5) * (math.pi / n)
+    arg = (m.cast(tf_range(n), dtype) + 0.5) * (math.pi / max(n, 1))  # n == 0: empty, as TensorFlow
     return m.sin((math.pi / 2) * m.square(m.sin(arg)))
 
 
@@ -336,8 +342,7 @@ def inverse_stft(stfts, frame_length, frame_step, fft_length=None, window_fn=han
     if length_ <= n:
         frames = frames[..., :length_]
     else:
-        pad_shape = concat([shape(frames, out_type=D.int32)[:-1], constant([length_ - n], D.int32)], 0)
-        frames = concat([frames, fill(pad_shape, m.cast(0, frames.dtype))], -1)
+        frames = concat([frames, fill(_dims(frames)[:-1] + [length_ - n], m.cast(0, frames.dtype))], -1)
     if window_fn is not None:
         frames = frames * window_fn(length_, dtype=frames.dtype)
     return overlap_and_add(frames, frame_step)

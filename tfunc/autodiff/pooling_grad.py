@@ -16,13 +16,14 @@ def _register_pool_gradients(rank):
 
     @register_gradient(max_pool)
     def _max_pool_grad(op, dy):
-        """Returns dy routed to the (first) maximum of each window: max_pool_grad(x, y, dy)."""
+        """Returns dy routed to the maxima of each window (2-D: the first; 3-D: every tie):
+        max_pool_grad(x, y, dy)."""
         return [call(max_grad, (op.inputs[0], op.outputs[0], dy), op.attrs)]
 
     @register_gradient(max_grad.name, inputs=(2,))
     def _max_pool_grad_grad(op, ddx):
-        """Linear in dy: returns ddx read at each window's maximum (max_pool_grad_grad); the
-        input and output only choose where, so they get none."""
+        """Linear in dy: returns ddx read at each window's first maximum (max_pool_grad_grad,
+        as TensorFlow registers it); the input and output only choose where, so they get none."""
         x, y, _ = op.inputs
         return [None, None, call(max_grad_grad, (x, y, ddx), op.attrs)]
 

@@ -11,12 +11,15 @@ window, combined with whole-array ops: no patch matrix ``prod(ksize)`` times the
 is built, and the same body runs on NumPy and CuPy, for 2-D and 3-D windows alike (the 2-D
 and 3-D ops differ in name only, as TensorFlow's MaxPool and MaxPool3D do).
 
-Ties in max pooling send the gradient to the first maximum in row-major window order, as
-TensorFlow's CPU kernel does.
+Ties in max pooling: the 2-D gradient goes to the first maximum in row-major window order,
+the 3-D gradient to every tied maximum, as TensorFlow's CPU kernels MaxPoolGrad and
+MaxPool3DGrad do; both second-order ops (MaxPoolGradGrad, MaxPool3DGradGrad) read the first
+maximum.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 import numpy as np
@@ -122,6 +125,14 @@ class PoolGeometry:
         return total.astype(dtype)[None, ..., None]
 
 
+@functools.lru_cache(maxsize=256)
+def geometry(shape, ksize, strides, padding) -> PoolGeometry:
+    """``PoolGeometry``, cached: an eager call needs it in both its shape inference and its
+    kernel, and a traced step in its kernel on every run; a lookup costs a fraction of
+    building one (the arguments are tuples: shapes and op attrs)."""
+    return PoolGeometry(shape, ksize, strides, padding)
+
+
 def _lowest(dtype):
     return np.iinfo(dtype).min if dtype.kind in "iu" else -np.inf  # bfloat16's kind is 'V'
 
@@ -139,14 +150,14 @@ def _pool_infer(name, allowed, rank):
         check_dtype(name, x, allowed, "input")
         if x.shape is None:
             return (Spec((None,) * (rank + 2), x.dtype),)
-        g = PoolGeometry(x.shape, attrs["ksize"], attrs["strides"], attrs["padding"])
+        g = geometry(x.shape, attrs["ksize"], attrs["strides"], attrs["padding"])
         return (Spec(g.out_shape, x.dtype),)
 
     return infer
 
 
 def _max_pool_impl(xp, x, ksize, strides, padding):
-    g = PoolGeometry(x.shape, ksize, strides, padding)
+    g = geometry(x.shape, ksize, strides, padding)
     out = xp.empty(g.out_shape, x.dtype)
     if out.size == 0:
         return out
@@ -160,7 +171,7 @@ def _max_pool_impl(xp, x, ksize, strides, padding):
 
 
 def _avg_pool_impl(xp, x, ksize, strides, padding):
-    g = PoolGeometry(x.shape, ksize, strides, padding)
+    g = geometry(x.shape, ksize, strides, padding)
     out = xp.zeros(g.out_shape, x.dtype)
     if out.size == 0:
         return out
@@ -259,23 +270,36 @@ def _first_max_masks(xp, g, xpad, y):
         yield sl, m
 
 
-def _max_pool_grad_impl(xp, x, y, dy, ksize, strides, padding):
-    """dx: each output's gradient goes to the (first) maximum of its window."""
-    g = PoolGeometry(x.shape, ksize, strides, padding)
+def _tied_max_masks(xp, g, xpad, y):
+    """``(slice, mask)`` per tap: where that tap holds its window's maximum, tied or not."""
+    for _, sl in g.taps(xpad):
+        yield sl, xpad[sl] == y
+
+
+def _max_pool_grad_impl(xp, x, y, dy, ksize, strides, padding, masks=_first_max_masks):
+    """dx: each output's gradient goes to the maxima of its window that ``masks`` picks (the
+    first, for MaxPoolGrad)."""
+    g = geometry(x.shape, ksize, strides, padding)
     if y.size == 0:
         return xp.zeros(x.shape, dy.dtype)
     xpad = g.pad(xp, x, _lowest(x.dtype))
     dxpad = xp.zeros(xpad.shape, dy.dtype)
     zero = xp.zeros((), dy.dtype)
-    for sl, m in _first_max_masks(xp, g, xpad, y):
+    for sl, m in masks(xp, g, xpad, y):
         dxpad[sl] += xp.where(m, dy, zero)
     return xp.ascontiguousarray(g.crop(dxpad))
 
 
+def _max_pool3d_grad_impl(xp, x, y, dy, ksize, strides, padding):
+    """dx: each output's gradient goes to every tied maximum of its window (MaxPool3DGrad)."""
+    return _max_pool_grad_impl(xp, x, y, dy, ksize, strides, padding, masks=_tied_max_masks)
+
+
 def _max_pool_grad_grad_impl(xp, x, y, ddx, ksize, strides, padding):
-    """ddy: each output reads ``ddx`` at the (first) maximum of its window (the adjoint of
-    the max pool gradient in its gradient argument)."""
-    g = PoolGeometry(x.shape, ksize, strides, padding)
+    """ddy: each output reads ``ddx`` at the first maximum of its window, as TensorFlow's
+    MaxPoolGradGrad and MaxPool3DGradGrad do: the adjoint of the gradient in its gradient
+    argument but where a 3-D window's maximum is tied (MaxPool3DGrad feeds every tie)."""
+    g = geometry(x.shape, ksize, strides, padding)
     out = xp.zeros(y.shape, ddx.dtype)
     if y.size == 0:
         return out
@@ -290,7 +314,7 @@ def _max_pool_grad_grad_impl(xp, x, y, ddx, ksize, strides, padding):
 def _avg_pool_grad_impl(xp, dy, x, ksize, strides, padding):
     """dx: each output's gradient, divided by its window's count, spread over the window;
     ``x`` is read for its shape only."""
-    g = PoolGeometry(x.shape, ksize, strides, padding)
+    g = geometry(x.shape, ksize, strides, padding)
     dxpad = xp.zeros(g.padded_shape, dy.dtype)
     if dy.size:
         share = dy / g.counts(xp, dy.dtype)
@@ -313,6 +337,16 @@ def _max_grad_ref(x, y, dy, ksize, strides, padding):
         for n in range(g.n):
             for c in range(g.c):
                 dx[_argmax_ref(x, g, n, win, c)] += dy[(n,) + pos + (c,)]
+    return dx.astype(dy.dtype)
+
+
+def _max3d_grad_ref(x, y, dy, ksize, strides, padding):
+    """Every element equal to its window's maximum gets the window's gradient."""
+    g = PoolGeometry(x.shape, ksize, strides, padding)
+    dx = np.zeros(x.shape)
+    for pos, win in g.windows():
+        at, out = (slice(None),) + win, (slice(None),) + pos + (None,) * len(win)  # out: (n, 1.., c)
+        dx[at] += np.where(x[at] == y[out], dy[out], 0)
     return dx.astype(dy.dtype)
 
 
@@ -380,8 +414,8 @@ def _grad_ops(rank):
             name=grad,
             kind="nn",
             infer=_max_grad_infer(grad, True),
-            impl=_max_pool_grad_impl,
-            ref=_max_grad_ref,
+            impl=_max_pool_grad_impl if rank == 2 else _max_pool3d_grad_impl,
+            ref=_max_grad_ref if rank == 2 else _max3d_grad_ref,
             samples=_grad_samples("max", rank),
         )
     )

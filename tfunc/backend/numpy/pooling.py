@@ -65,7 +65,7 @@ def _run(g, xpad, out, first, rest, finish=None):
 
 
 def max_pool2d(xp, x, ksize, strides, padding):
-    g = portable.PoolGeometry(x.shape, ksize, strides, padding)
+    g = portable.geometry(x.shape, ksize, strides, padding)
     out = np.empty(g.out_shape, x.dtype)
     if out.size == 0:
         return out
@@ -75,7 +75,7 @@ def max_pool2d(xp, x, ksize, strides, padding):
 
 
 def avg_pool2d(xp, x, ksize, strides, padding):
-    g = portable.PoolGeometry(x.shape, ksize, strides, padding)
+    g = portable.geometry(x.shape, ksize, strides, padding)
     out = np.empty(g.out_shape, x.dtype)
     if out.size == 0:
         return out
@@ -122,7 +122,7 @@ def _scatter(g, dxpad, blocks, block_grads):
 
 
 def max_pool2d_grad(xp, x, y, dy, ksize, strides, padding):
-    g = portable.PoolGeometry(x.shape, ksize, strides, padding)
+    g = portable.geometry(x.shape, ksize, strides, padding)
     if y.size == 0:
         return np.zeros(x.shape, dy.dtype)
     xpad = g.pad(np, x, portable._lowest(x.dtype))
@@ -144,7 +144,7 @@ def max_pool2d_grad(xp, x, y, dy, ksize, strides, padding):
 
 
 def avg_pool2d_grad(xp, dy, x, ksize, strides, padding):
-    g = portable.PoolGeometry(x.shape, ksize, strides, padding)
+    g = portable.geometry(x.shape, ksize, strides, padding)
     dxpad = np.zeros((g.n, g.h + g.pt + g.pb, g.w + g.pl + g.pr, g.c), dy.dtype)
     if dy.size:
         counts = g.counts(np, dy.dtype)
