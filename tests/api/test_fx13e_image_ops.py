@@ -1,6 +1,8 @@
-"""tf.image beyond resize: values against TensorFlow 2.21 (recorded by
-/work/notes/review/fx13e/make_image_values.py into test_fx13e_image_values.py), eagerly and inside
-tf.function; gradients of the composites; the random functions' invariants."""
+"""tf.image beyond resize: values against TensorFlow 2.21, eagerly and inside tf.function; gradients
+of the composites; the random functions' invariants.
+
+The values are in test_fx13e_image_values.py, written by tests/api/fixtures/make_image_values.py
+(run it with TensorFlow 2.21 installed, from the repository root)."""
 
 import re
 

@@ -1,5 +1,5 @@
 """TensorFlow 2.21's values for test_fx13e_image_ops.py (written by
-/work/notes/review/fx13e/make_image_values.py)."""
+tests/api/fixtures/make_image_values.py)."""
 
 EXPECTED = {
     "adjust_brightness": {

@@ -3,9 +3,9 @@ ctc_greedy_decoder, ctc_beam_search_decoder), crelu, local_response_normalizatio
 sufficient_statistics, max_pool_with_argmax, dilation2d and erosion2d against TensorFlow
 2.21's values (and gradients), eagerly and inside tf.function.
 
-The expected values live in test_fx13i_tf_values.npz, written by TensorFlow with
-``PYTHONPATH=. /work/peervenv/bin/python -m tests.api.test_fx13i_ctc_and_nn_extras``
-(``_make_values`` below: inputs and TensorFlow's outputs)."""
+The expected values live in test_fx13i_tf_values.npz, written by ``_make_values`` below (inputs and
+TensorFlow's outputs) when this module is run with TensorFlow 2.21 installed, from the repository
+root: ``PYTHONPATH=. python -m tests.api.test_fx13i_ctc_and_nn_extras``."""
 
 from pathlib import Path
 
@@ -327,3 +327,10 @@ def test_dilation_and_erosion(values, fn, i):
 
 if __name__ == "__main__":
     _make_values()
+
+
+def test_dilation_needs_strides_as_tf():
+    with pytest.raises(TypeError, match="strides"):
+        tf.nn.dilation2d(
+            np.ones((1, 4, 4, 1), np.float32), np.ones((2, 2, 1), np.float32), None, "VALID", "NHWC", [1, 1, 1, 1]
+        )

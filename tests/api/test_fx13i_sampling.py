@@ -2,8 +2,9 @@
 compute_accidental_hits, nce_loss and sampled_softmax_loss: the losses and their gradients
 against TensorFlow 2.21's values for the same sampled_values, eagerly and inside tf.function.
 
-The TensorFlow values live in test_fx13i_sampled_values.npz, written by
-``PYTHONPATH=. /work/peervenv/bin/python -m tests.api.test_fx13i_sampling``."""
+The TensorFlow values live in test_fx13i_sampled_values.npz, written when this module is run with
+TensorFlow 2.21 installed, from the repository root: ``PYTHONPATH=. python -m
+tests.api.test_fx13i_sampling``."""
 
 from pathlib import Path
 

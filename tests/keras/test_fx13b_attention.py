@@ -7,7 +7,9 @@ once against the Keras API (each takes the ``keras`` module), so both sides buil
 """
 
 import json
+import os
 import sys
+import tempfile
 
 import numpy as np
 import pytest
@@ -170,7 +172,8 @@ def _keras_values():  # run with Keras: the values of _KERAS
     out["enc_loss"], out["enc_pred"] = r(history.history["loss"]), r(model.predict(X_TRAIN, verbose=0))
     out["enc_weight_sums"] = r([float(np.sum(w)) for w in model.get_weights()])
     out["enc_paths"] = [w.path for w in model.weights]
-    out["enc_h5"] = _h5_datasets(model, "/tmp/keras_encoder.weights.h5")
+    with tempfile.TemporaryDirectory() as scratch:
+        out["enc_h5"] = _h5_datasets(model, os.path.join(scratch, "encoder.weights.h5"))
     return out
 
 

@@ -1,8 +1,11 @@
 """Keras 3.15's preprocessing layers Resizing, CenterCrop, RandomFlip, RandomCrop, RandomContrast,
 RandomBrightness, RandomTranslation, RandomRotation, RandomZoom, CategoryEncoding and
-Discretization: deterministic outputs and configs against
-Keras (recorded by /work/notes/review/fx13e/make_keras_values.py into
-test_fx13e_keras_values.py), eagerly and inside tf.function; the random layers' invariants."""
+Discretization: deterministic outputs and configs against Keras, eagerly and inside tf.function; the
+random layers' invariants.
+
+Keras's values are in test_fx13e_keras_values.py, written by
+tests/keras/fixtures/make_image_preprocessing_values.py (run it with TensorFlow 2.21 and Keras 3.15
+installed, from the repository root)."""
 
 import json
 

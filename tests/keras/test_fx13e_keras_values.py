@@ -1,5 +1,5 @@
 """Keras 3.15's values for test_fx13e_image_preprocessing.py (written by
-/work/notes/review/fx13e/make_keras_values.py)."""
+tests/keras/fixtures/make_image_preprocessing_values.py)."""
 
 KERAS = {
     "category_count": {

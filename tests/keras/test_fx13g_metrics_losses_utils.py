@@ -3,7 +3,8 @@ Tversky and generalized crossentropy losses, and the keras.utils helpers (pad_se
 normalize, split_dataset, get_source_inputs, PyDataset, the serialization registry).
 
 The reference values, configs and variable names below were computed with Keras 3.15 (TensorFlow
-2.21) by /work/notes/review/fx13g/gen.py on the data given here: metrics after two batches
+2.21) on the data given here by tests/keras/fixtures/make_metrics_losses_values.py (run it with
+TensorFlow 2.21 and Keras 3.15 installed, from the repository root): metrics after two batches
 (``update_state`` twice), losses on one batch, and a two-epoch ``fit`` of a Dense model from fixed
 weights."""
 

@@ -1,7 +1,8 @@
 """Keras 3.15's base-optimizer options (use_ema, gradient_accumulation_steps, loss_scale_factor),
 the Lamb and Adafactor optimizers, optimizers.serialize/deserialize, and the SwapEMAWeights and
-BackupAndRestore callbacks, against values Keras 3.15 computed on the same inputs (recorded by
-/work/notes/review/fx13h/gen_*.py in the TensorFlow 2.21 venv)."""
+BackupAndRestore callbacks, against values Keras 3.15 computed on the same inputs (the ``KERAS_*``
+constants, written by tests/keras/fixtures/make_optimizer_values.py: run it with TensorFlow 2.21
+and Keras 3.15 installed, from the repository root)."""
 
 import json
 import os
@@ -13,7 +14,7 @@ import pytest
 import tfunc as tf
 from tfunc.keras import callbacks, optimizers
 
-KERAS_STEPS = {  # per step: (kernel, bias) after the update; Keras 3.15 (gen_keras.py)
+KERAS_STEPS = {  # per step: (kernel, bias) after the update
     "sgd_ema": [
         ([1.601618, 0.461333, 1.031555, 2.34819, 1.781017, -0.747124], [0.775607, -0.075236]),
         ([1.423523, 0.541328, 0.93288, 2.650771, 1.735372, -0.50158], [0.505197, 0.103261]),

@@ -6,7 +6,9 @@ Concatenate of masked and unmasked inputs, the ``keras.ops`` operations Keras wr
 
 The numbers in ``KERAS`` were computed by Keras 3.15 (TensorFlow backend) running the models of
 ``test_fx13j_masking_models.py`` (the same code given ``keras``, the same weights) on the same
-inputs; ``test_fx13j_*.keras`` are those models saved by Keras 3.15.
+inputs; ``test_fx13j_*.keras`` are those models saved by Keras 3.15. Both are written by
+tests/keras/fixtures/make_masking_values.py (run it with TensorFlow 2.21 and Keras 3.15 installed,
+from the repository root).
 """
 
 import json

@@ -1,7 +1,8 @@
 """fit/evaluate/predict against Keras 3.15 (TF backend): the scenarios of
 test_fx13k_scenarios.py, run traced and with run_eagerly=True, give Keras's values, history keys
 and Python/NumPy types (recorded in test_fx13k_keras_values.json by
-/work/notes/review/fx13k/make_fx13k_expected.py)."""
+tests/keras/fixtures/make_training_loop_values.py: run it with TensorFlow 2.21 and Keras 3.15
+installed, from the repository root)."""
 
 import json
 import os

@@ -1,8 +1,8 @@
 """Masks through merge layers and non-masking layers, Discretization of NaN, dtypes under mixed
 precision, LayerNormalization's config, and which layers take the mask path of a call.
 
-Expected values were recorded from Keras 3.15 / TensorFlow 2.21 (record script:
-/work/notes/review/fx14a/record.py) or follow from a formula."""
+Expected values were recorded from Keras 3.15 / TensorFlow 2.21 (printed by
+``fixtures/make_merge_mask_values.py``) or follow from a formula."""
 
 import warnings
 

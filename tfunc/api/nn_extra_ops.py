@@ -132,6 +132,8 @@ def max_pool_with_argmax(
 
 def _dilation_attrs(strides, padding, data_format, dilations, fn):
     _nhwc_only(data_format, fn)
+    if strides is None:  # TF's op needs them (window_arg would read None as 1)
+        raise TypeError(f"Expected list for 'strides' argument to '{fn}' Op, not None.")
     return {
         "strides": window_arg(strides, 2, "strides", fn),
         "rates": (1, 1) if dilations is None else window_arg(dilations, 2, "dilations", fn),
