@@ -8,9 +8,9 @@ NOTE: TensorFlow 2.21 computes a wrong bias gradient for a channels-first convol
 output's last axis is as long as its filters (Keras's bias add, broadcast from ``(filters,)``,
 meets the last axis); the model here avoids that shape, so Keras's fit is the right reference.
 
-The fixture (``test_fx13c_model.keras`` and ``test_fx13c_model.npz``) is written by Keras 3::
+The fixture (``conv3d_model.keras`` and ``conv3d_model.npz``) is written by Keras 3::
 
-    python tests/keras/test_fx13c_conv3d_transpose_layers.py
+    python tests/keras/test_conv3d_transpose_layers.py
 """
 
 import json
@@ -21,8 +21,8 @@ import numpy as np
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ARCHIVE = os.path.join(HERE, "test_fx13c_model.keras")
-RECORD = os.path.join(HERE, "test_fx13c_model.npz")
+ARCHIVE = os.path.join(HERE, "fixtures", "conv3d_model.keras")
+RECORD = os.path.join(HERE, "fixtures", "conv3d_model.npz")
 
 
 NEW_LAYERS = ("c3", "mp3", "c3t", "c3cf", "ap3", "c3tcf", "gap3", "gmp3", "c1", "c1t", "c2cf", "c1tcf")

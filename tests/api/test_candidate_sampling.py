@@ -2,9 +2,9 @@
 compute_accidental_hits, nce_loss and sampled_softmax_loss: the losses and their gradients
 against TensorFlow 2.21's values for the same sampled_values, eagerly and inside tf.function.
 
-The TensorFlow values live in test_fx13i_sampled_values.npz, written when this module is run with
+The TensorFlow values live in candidate_sampling_tf_values.npz, written when this module is run with
 TensorFlow 2.21 installed, from the repository root: ``PYTHONPATH=. python -m
-tests.api.test_fx13i_sampling``."""
+tests.api.test_candidate_sampling``."""
 
 from pathlib import Path
 
@@ -14,7 +14,7 @@ import pytest
 import tfunc as tf
 from tfunc.errors import InvalidArgumentError
 
-VALUES = Path(__file__).with_name("test_fx13i_sampled_values.npz")
+VALUES = Path(__file__).with_name("candidate_sampling_tf_values.npz")
 
 RNG = np.random.default_rng(11)
 W = RNG.normal(size=(20, 4)).astype(np.float32)

@@ -1,4 +1,4 @@
-"""Models for the masking tests of ``test_fx13j_masking.py``, built by the same code with tfunc's
+"""Models for the masking tests of ``test_masking_fidelity.py``, built by the same code with tfunc's
 ``keras`` or Keras 3.15's (tests/keras/fixtures/make_masking_values.py runs them in Keras for the
 expected numbers): every layer Keras marks ``supports_masking`` passing a mask on,
 ``BatchNormalization``'s masked batch statistics, ``MultiHeadAttention`` reading its inputs'

@@ -3,7 +3,7 @@ RandomBrightness, RandomTranslation, RandomRotation, RandomZoom, CategoryEncodin
 Discretization: deterministic outputs and configs against Keras, eagerly and inside tf.function; the
 random layers' invariants.
 
-Keras's values are in test_fx13e_keras_values.py, written by
+Keras's values are in image_preprocessing_keras_values.py, written by
 tests/keras/fixtures/make_image_preprocessing_values.py (run it with TensorFlow 2.21 and Keras 3.15
 installed, from the repository root)."""
 
@@ -14,7 +14,7 @@ import pytest
 
 import tfunc as tf
 
-from .test_fx13e_keras_values import KERAS
+from .image_preprocessing_keras_values import KERAS
 
 _R = np.random.RandomState(0)
 IMG = _R.uniform(0, 255, size=(2, 5, 6, 3)).astype(np.float32)

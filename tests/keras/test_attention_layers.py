@@ -2,7 +2,7 @@
 
 ``_KERAS`` holds what Keras 3.15 (TensorFlow backend) gives for the constructions below, on the
 same NumPy inputs and weights: run this file with Keras installed (``python
-tests/keras/test_fx13b_attention.py``) to print it again. The cases are written
+tests/keras/test_attention_layers.py``) to print it again. The cases are written
 once against the Keras API (each takes the ``keras`` module), so both sides build the same layers.
 """
 

@@ -1,8 +1,8 @@
 """Training-loop scenarios run the same way with Keras 3.15 (TF backend) and with tfunc: each
 takes ``(tf, keras, run_eagerly)`` and returns a JSON-able dict. The Keras results are recorded
-in test_fx13k_keras_values.json by tests/keras/fixtures/make_training_loop_values.py (run it with
+in training_loop_keras_values.json by tests/keras/fixtures/make_training_loop_values.py (run it with
 TensorFlow 2.21 and Keras 3.15 installed, from the repository root); the tests are in
-test_fx13k_training_loop.py (this module has none)."""
+test_training_loop_fidelity.py (this module has none)."""
 
 import random
 

@@ -3,9 +3,9 @@ ctc_greedy_decoder, ctc_beam_search_decoder), crelu, local_response_normalizatio
 sufficient_statistics, max_pool_with_argmax, dilation2d and erosion2d against TensorFlow
 2.21's values (and gradients), eagerly and inside tf.function.
 
-The expected values live in test_fx13i_tf_values.npz, written by ``_make_values`` below (inputs and
+The expected values live in ctc_nn_extras_tf_values.npz, written by ``_make_values`` below (inputs and
 TensorFlow's outputs) when this module is run with TensorFlow 2.21 installed, from the repository
-root: ``PYTHONPATH=. python -m tests.api.test_fx13i_ctc_and_nn_extras``."""
+root: ``PYTHONPATH=. python -m tests.api.test_ctc_and_nn_extras``."""
 
 from pathlib import Path
 
@@ -14,7 +14,7 @@ import pytest
 
 import tfunc as tf
 
-VALUES = Path(__file__).with_name("test_fx13i_tf_values.npz")
+VALUES = Path(__file__).with_name("ctc_nn_extras_tf_values.npz")
 
 # (name, time-major, blank_index, T, B, C, L): odd shapes, infeasible sequences (label lengths
 # above the frames) and empty labels (an empty batch: TensorFlow fails, see below)

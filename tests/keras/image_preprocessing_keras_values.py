@@ -1,4 +1,4 @@
-"""Keras 3.15's values for test_fx13e_image_preprocessing.py (written by
+"""Keras 3.15's values for test_image_preprocessing.py (written by
 tests/keras/fixtures/make_image_preprocessing_values.py)."""
 
 KERAS = {

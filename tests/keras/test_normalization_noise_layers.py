@@ -4,7 +4,7 @@ the newer keras.activations, against Keras 3.15.
 
 ``_KERAS`` holds what Keras 3.15 (TensorFlow backend) gives for the constructions below, on the
 same NumPy inputs and weights: run this file with Keras installed (``python
-tests/keras/test_fx13b_layers.py``) to print it again. The noise layers are random: their tests
+tests/keras/test_normalization_noise_layers.py``) to print it again. The noise layers are random: their tests
 check statistics, and that they return their inputs outside training.
 """
 

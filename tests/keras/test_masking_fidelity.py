@@ -5,8 +5,8 @@ Concatenate of masked and unmasked inputs, the ``keras.ops`` operations Keras wr
 ``.keras`` archives of masked models, ``Tensor._keras_mask`` and Lambda's config.
 
 The numbers in ``KERAS`` were computed by Keras 3.15 (TensorFlow backend) running the models of
-``test_fx13j_masking_models.py`` (the same code given ``keras``, the same weights) on the same
-inputs; ``test_fx13j_*.keras`` are those models saved by Keras 3.15. Both are written by
+``masking_models.py`` (the same code given ``keras``, the same weights) on the same
+inputs; ``fixtures/masked_*.keras`` are those models saved by Keras 3.15. Both are written by
 tests/keras/fixtures/make_masking_values.py (run it with TensorFlow 2.21 and Keras 3.15 installed,
 from the repository root).
 """
@@ -23,7 +23,7 @@ import tfunc as tf
 from tfunc import keras
 from tfunc.keras.layers.base import get_keras_mask
 
-from . import test_fx13j_masking_models as M
+from . import masking_models as M
 
 HERE = os.path.dirname(__file__)
 TOL = dict(rtol=1e-5, atol=1e-6)
@@ -209,7 +209,7 @@ INPUTS = {"attention": [M.IDS, M.IDS2], "concat": [M.IDS, M.FEATS], "tagger": M.
 def test_keras_archives_of_masked_models_load(name):
     """Keras writes the operations that compute the masks (NotEqual, Any, LogicalOr, ExpandDims,
     ZerosLike, OnesLike, Concatenate, ConvertToTensor) and passes their outputs as ``mask``."""
-    path = os.path.join(HERE, f"test_fx13j_{name}.keras")
+    path = os.path.join(HERE, "fixtures", f"masked_{name}.keras")
     model = keras.models.load_model(path)
     n = 2 if isinstance(INPUTS[name], list) else 1
     _check(model(INPUTS[name]), KERAS[name])
@@ -234,12 +234,12 @@ def test_masked_models_round_trip(name, tmp_path):
 
 @pytest.mark.parametrize("name", ["concat", "luong"])
 def test_keras_archive_resaved_by_tfunc_loads_again(name, tmp_path):
-    model = keras.models.load_model(os.path.join(HERE, f"test_fx13j_{name}.keras"))
+    model = keras.models.load_model(os.path.join(HERE, "fixtures", f"masked_{name}.keras"))
     path = str(tmp_path / "again.keras")
     model.save(path)
     _check(keras.models.load_model(path)(INPUTS[name]), KERAS[name])
     # each operation under the module Keras writes it in (which Keras 3.15 needs to load it)
-    original = json.loads(zipfile.ZipFile(os.path.join(HERE, f"test_fx13j_{name}.keras")).read("config.json"))
+    original = json.loads(zipfile.ZipFile(os.path.join(HERE, "fixtures", f"masked_{name}.keras")).read("config.json"))
     again = json.loads(zipfile.ZipFile(path).read("config.json"))
     modules = sorted((e["module"], e["class_name"]) for e in original["config"]["layers"])
     assert sorted((e["module"], e["class_name"]) for e in again["config"]["layers"]) == modules

@@ -1,11 +1,11 @@
 """tf.nn.conv3d, conv3d_transpose, conv1d_transpose, conv_transpose, convolution, max_pool3d,
 avg_pool3d, pool, N-d max_pool/avg_pool, depth_to_space and space_to_depth against the values
-and gradients TensorFlow 2.21 gives (recorded in ``test_fx13c_tf_values.npz``), eagerly and
+and gradients TensorFlow 2.21 gives (recorded in ``conv3d_pool3d_tf_values.npz``), eagerly and
 inside ``tf.function``.
 
 The record is written with TensorFlow installed (tfunc not needed)::
 
-    python tests/ops/test_fx13c_conv3d_pool3d.py
+    python tests/ops/test_conv3d_pool3d.py
 """
 
 import os
@@ -13,7 +13,7 @@ import os
 import numpy as np
 import pytest
 
-RECORD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "test_fx13c_tf_values.npz")
+RECORD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "conv3d_pool3d_tf_values.npz")
 
 # name -> (function of the library and the inputs, input shapes); each output is checked, and the
 # gradients of sum(y * cos(y)) with respect to every input

@@ -626,12 +626,12 @@ def test_serialization_helpers_are_the_registry():
     ):
         assert getattr(utils, name) is getattr(serialization, name)
 
-    @utils.register_keras_serializable(package="fx13g")
+    @utils.register_keras_serializable(package="mine")
     def my_metric(y_true, y_pred):
         return y_pred
 
-    assert utils.get_registered_name(my_metric) == "fx13g>my_metric"
-    assert utils.get_registered_object("fx13g>my_metric") is my_metric
+    assert utils.get_registered_name(my_metric) == "mine>my_metric"
+    assert utils.get_registered_object("mine>my_metric") is my_metric
     with utils.custom_object_scope({"Thing": dict}):
         assert utils.get_registered_object("Thing") is dict
     assert utils.get_registered_object("Thing") is None

@@ -1,4 +1,4 @@
-"""TensorFlow 2.21's values for test_fx13e_image_ops.py (written by
+"""TensorFlow 2.21's values for test_image_ops_more.py (written by
 tests/api/fixtures/make_image_values.py)."""
 
 EXPECTED = {

@@ -1,6 +1,6 @@
 """fit/evaluate/predict against Keras 3.15 (TF backend): the scenarios of
-test_fx13k_scenarios.py, run traced and with run_eagerly=True, give Keras's values, history keys
-and Python/NumPy types (recorded in test_fx13k_keras_values.json by
+training_loop_scenarios.py, run traced and with run_eagerly=True, give Keras's values, history keys
+and Python/NumPy types (recorded in training_loop_keras_values.json by
 tests/keras/fixtures/make_training_loop_values.py: run it with TensorFlow 2.21 and Keras 3.15
 installed, from the repository root)."""
 
@@ -13,9 +13,9 @@ import pytest
 
 import tfunc as tf
 
-from .test_fx13k_scenarios import SCENARIOS, jsonable
+from .training_loop_scenarios import SCENARIOS, jsonable
 
-with open(os.path.join(os.path.dirname(__file__), "test_fx13k_keras_values.json")) as f:
+with open(os.path.join(os.path.dirname(__file__), "training_loop_keras_values.json")) as f:
     EXPECTED = json.load(f)
 
 

@@ -1,7 +1,7 @@
 """tf.image beyond resize: values against TensorFlow 2.21, eagerly and inside tf.function; gradients
 of the composites; the random functions' invariants.
 
-The values are in test_fx13e_image_values.py, written by tests/api/fixtures/make_image_values.py
+The values are in image_tf_values.py, written by tests/api/fixtures/make_image_values.py
 (run it with TensorFlow 2.21 installed, from the repository root)."""
 
 import re
@@ -11,7 +11,7 @@ import pytest
 
 import tfunc as tf
 
-from .test_fx13e_image_values import EXPECTED
+from .image_tf_values import EXPECTED
 
 _R = np.random.RandomState(0)
 F4 = _R.uniform(size=(2, 5, 6, 3)).astype(np.float32)  # a batch of RGB images in [0, 1]
