@@ -76,6 +76,9 @@ def _join(nodes: frozenset) -> str:
 def _kind(value):
     """(dtype name, weak) of an operand: tensors, variables and NumPy values are strong; Python
     numbers weak."""
+    dtype = getattr(value, "dtype", None)
+    if isinstance(dtype, D.DType):  # a tensor or variable: the common case first
+        return dtype.name, False
     if isinstance(value, type) and value in (bool, int, float, complex):  # Python types name weak kinds too
         value = value()
     if isinstance(value, bool):
@@ -101,7 +104,11 @@ def _kind(value):
 
 def result_type(*values) -> D.DType:
     """The dtype ``keras.ops`` computes ``values`` (tensors, arrays, Python numbers) in."""
-    kinds = [_kind(v) for v in values]
+    return _result(tuple(_kind(v) for v in values))
+
+
+@functools.lru_cache(maxsize=1024)
+def _result(kinds: tuple) -> D.DType:
     names = {n for n, _ in kinds}
     if len(kinds) == 1 or (len(names) == 1 and not all(w for _, w in kinds)):
         name, weak = kinds[0][0], all(w for _, w in kinds)

@@ -29,6 +29,16 @@ def _class_name(fn_name: str) -> str:
     return "".join(part.capitalize() for part in fn_name.split("_"))
 
 
+def _holds_keras_tensor(args, kwargs) -> bool:
+    """Whether a KerasTensor is among the arguments (tensors and numbers answer without a walk)."""
+    for value in (*args, *kwargs.values()):
+        if isinstance(value, KerasTensor):
+            return True
+        if isinstance(value, (list, tuple, dict)) and any_keras_tensor(value, {}):
+            return True
+    return False
+
+
 def _is_operand(value) -> bool:
     return any(isinstance(v, (KerasTensor, Tensor, np.ndarray)) for v in nest.flatten(value))
 
@@ -82,7 +92,7 @@ def symbolic(fn, family: str):
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        if not any_keras_tensor(args, kwargs):
+        if not _holds_keras_tensor(args, kwargs):
             return fn(*args, **kwargs)
         bound = signature.bind(*args, **kwargs)
         if any(signature.parameters[n].kind is inspect.Parameter.VAR_POSITIONAL for n in bound.arguments):
