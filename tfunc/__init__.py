@@ -30,6 +30,7 @@ from . import (
 )
 from . import backend as _backend
 from .api.array_composites import (
+    batch_to_space,
     boolean_mask,
     broadcast_dynamic_shape,
     broadcast_static_shape,
@@ -42,18 +43,23 @@ from .api.array_composites import (
     roll,
     sequence_mask,
     shape_n,
+    space_to_batch,
+    space_to_batch_nd,
     tensordot,
     unique_with_counts,
 )
 from .api.array_ops import (
     broadcast_to,
     concat,
+    dynamic_partition,
+    dynamic_stitch,
     expand_dims,
     gather,
     identity,
     one_hot,
     rank,
     reshape,
+    reverse_sequence,
     shape,
     size,
     split,
@@ -62,6 +68,7 @@ from .api.array_ops import (
     stop_gradient,
     tile,
     transpose,
+    unravel_index,
     unstack,
 )
 from .api.clip_ops import clip_by_global_norm, clip_by_norm, clip_by_value
@@ -343,6 +350,13 @@ __all__ = [
     "realdiv",
     "scalar_mul",
     "invert_permutation",
+    "unravel_index",
+    "dynamic_partition",
+    "dynamic_stitch",
+    "reverse_sequence",
+    "batch_to_space",
+    "space_to_batch",
+    "space_to_batch_nd",
     "histogram_fixed_width",
     "histogram_fixed_width_bins",
     "unique_with_counts",

@@ -21,9 +21,10 @@ from ..ops.infer import normalize_axis
 from ..tracing.symbolic import constant_value
 from . import math_ops as m
 from . import reduction_ops as r
-from .array_ops import _static_ints, concat, expand_dims, gather, identity, reshape, shape, squeeze, tile
+from .array_ops import _static_ints, concat, expand_dims, gather, identity, reshape, shape, squeeze, tile, transpose
 from .creation_ops import range as tf_range
 from .creation_ops import zeros
+from .indexing_ops import pad
 from .linalg_ops import einsum
 from .nn_ops import matmul
 from .segment_ops import bincount
@@ -254,3 +255,84 @@ def histogram_fixed_width(values, value_range, nbins=100, dtype=D.int32, name=No
     n = int(nbins.numpy() if hasattr(nbins, "numpy") else nbins)  # the result's length: static
     bins = m.cast(reshape(_histogram_bins(values, value_range, n, "histogram_fixed_width"), [-1]), D.int32)
     return bincount(bins, minlength=n, maxlength=n, dtype=dtype)
+
+
+def _dims(x) -> list:
+    """x's dimensions: ints where known while tracing, scalar tensors elsewhere."""
+    known = x.shape.as_list()
+    runtime = shape(x) if None in known else None
+    return [runtime[i] if d is None else d for i, d in enumerate(known)]
+
+
+def _block_args(x, block_shape, pairs, fn: str):
+    block = _static_ints(block_shape, "block_shape")
+    amounts = constant_value(pairs) if isinstance(pairs, Tensor) else np.asarray(pairs)
+    if block is None or amounts is None:
+        raise TypeError(f"{fn}: block_shape and its paddings or crops must be known while tracing.")
+    m_ = len(block)
+    amounts = [int(a) for a in np.reshape(amounts, -1)]
+    if any(b < 1 for b in block) or len(amounts) != 2 * m_ or any(a < 0 for a in amounts):
+        raise InvalidArgumentError(f"{fn}: bad block_shape {block} or paddings/crops {amounts}.")
+    if _known_rank(x, fn) < 1 + m_:
+        raise InvalidArgumentError(f"{fn}: input rank must be at least {1 + m_}, got {x.shape.rank}.")
+    return block, [amounts[2 * i : 2 * i + 2] for i in range(m_)]
+
+
+def space_to_batch_nd(input, block_shape, paddings, name=None):
+    """The spatial dimensions ``1..M`` padded, split into blocks of ``block_shape``, each
+    block offset moved into the batch dimension (TensorFlow's SpaceToBatchND, built from pad,
+    reshape and transpose, so its gradient is theirs)."""
+    x = convert_to_tensor(input)
+    block, pads = _block_args(x, block_shape, paddings, "space_to_batch_nd")
+    m_ = len(block)
+    rest = x.shape.rank - 1 - m_
+    p = pad(x, [[0, 0]] + pads + [[0, 0]] * rest)
+    dims = _dims(p)
+    for i, b in enumerate(block):
+        if isinstance(dims[1 + i], int) and dims[1 + i] % b:
+            raise InvalidArgumentError(
+                f"space_to_batch_nd: padded dimension {1 + i} of size {dims[1 + i]} is not divisible by {b}."
+            )
+    split = [dims[0]]
+    for i, b in enumerate(block):  # each padded spatial size as (size / b, b)
+        split += [dims[1 + i] // b, b]
+    y = reshape(p, split + dims[1 + m_ :])
+    # the block offsets first, then the batch, then the block counts
+    perm = (
+        [2 + 2 * i for i in range(m_)]
+        + [0]
+        + [1 + 2 * i for i in range(m_)]
+        + list(range(1 + 2 * m_, 1 + 2 * m_ + rest))
+    )
+    y = transpose(y, perm)
+    return reshape(y, [dims[0] * int(np.prod(block))] + split[1::2] + dims[1 + m_ :])
+
+
+def space_to_batch(input, block_shape, paddings, name=None):
+    """TensorFlow 2's ``space_to_batch``: :func:`space_to_batch_nd`."""
+    return space_to_batch_nd(input, block_shape, paddings)
+
+
+def batch_to_space(input, block_shape, crops, name=None):
+    """The inverse of :func:`space_to_batch_nd`: the batch split into ``block_shape`` blocks
+    interleaved into the spatial dimensions ``1..M``, then ``crops`` cut off (an int
+    ``block_shape`` means that block along two spatial dimensions, as in TensorFlow 2)."""
+    x = convert_to_tensor(input)
+    if isinstance(block_shape, (int, np.integer)):
+        block_shape = [int(block_shape)] * 2
+    block, cuts = _block_args(x, block_shape, crops, "batch_to_space")
+    m_ = len(block)
+    rest = x.shape.rank - 1 - m_
+    dims = _dims(x)
+    n = int(np.prod(block))
+    if isinstance(dims[0], int) and dims[0] % n:
+        raise InvalidArgumentError(f"batch_to_space: batch size {dims[0]} is not divisible by {n}.")
+    y = reshape(x, block + [dims[0] // n] + dims[1:])
+    # the batch, then each spatial count followed by its block offset
+    perm = [m_] + [j for i in range(m_) for j in (m_ + 1 + i, i)] + list(range(2 * m_ + 1, 2 * m_ + 1 + rest))
+    y = transpose(y, perm)
+    y = reshape(y, [dims[0] // n] + [dims[1 + i] * b for i, b in enumerate(block)] + dims[1 + m_ :])
+    if not any(a or b for a, b in cuts):
+        return y
+    full = _dims(y)
+    return getitem(y, (slice(None),) + tuple(slice(a, full[1 + i] - b) for i, (a, b) in enumerate(cuts)))

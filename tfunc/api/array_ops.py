@@ -19,13 +19,16 @@ from ..ops.array import (
     broadcast_to_like_op,
     broadcast_to_op,
     concat_op,
+    dynamic_partition_op,
     dynamic_reshape_op,
+    dynamic_stitch_op,
     expand_dims_op,
     gather_op,
     identity_op,
     one_hot_op,
     rank_op,
     reshape_op,
+    reverse_sequence_op,
     shape_op,
     size_op,
     split_op,
@@ -35,6 +38,7 @@ from ..ops.array import (
     sum_to_like_op,
     tile_op,
     transpose_op,
+    unravel_index_op,
     unstack_op,
 )
 from ..ops.indexing import gather_nd_op
@@ -385,3 +389,43 @@ def identity(input, name=None):
 
 def stop_gradient(input, name=None):
     return call(stop_gradient_op, (convert_to_tensor(input),))
+
+
+def unravel_index(indices, dims, name=None):
+    """The coordinates, in an array of shape ``dims``, of each flat index of ``indices`` (a
+    scalar or a vector): shape ``[len(dims)] + indices.shape``."""
+    i = convert_to_tensor(indices)
+    return call(unravel_index_op, (i, convert_to_tensor(dims, dtype=i.dtype)))
+
+
+def dynamic_partition(data, partitions, num_partitions, name=None):
+    """``num_partitions`` tensors: the slices ``data[j]`` with ``partitions[j] == i`` for
+    each ``i``, in order (``partitions``' shape is a prefix of ``data``'s)."""
+    x, p = convert_to_tensor(data), convert_to_tensor(partitions)
+    return list(call(dynamic_partition_op, (x, p), {"num_partitions": int(num_partitions)}))
+
+
+def dynamic_stitch(indices, data, name=None):
+    """``merged[indices[m][j]] = data[m][j]`` (later pieces win a repeated index), the rows of
+    a length of the largest index plus one (those named by no index are zero)."""
+    idx = [convert_to_tensor(i) for i in indices]
+    if len(idx) != len(data) or not idx:
+        raise InvalidArgumentError(f"dynamic_stitch: {len(idx)} indices for {len(data)} data tensors.")
+    # Python lists take the first piece's dtype ([[1., 2.]] with [[5, 6]]), as TensorFlow's
+    first = convert_to_tensor(data[0])
+    values = [first] + [convert_to_tensor(d, dtype_hint=first.dtype) for d in data[1:]]
+    return call(dynamic_stitch_op, tuple(idx) + tuple(values))
+
+
+def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=None):
+    """For each ``b`` along ``batch_axis``, the first ``seq_lengths[b]`` elements along
+    ``seq_axis`` reversed (the rest unchanged)."""
+    x, lengths = convert_to_tensor(input), convert_to_tensor(seq_lengths)
+    rank = x.shape.rank
+    if rank is None:
+        raise ValueError("reverse_sequence needs an input of known rank.")
+    seq = normalize_axis(int(seq_axis or 0), rank, "reverse_sequence")
+    batch = normalize_axis(int(batch_axis or 0), rank, "reverse_sequence")
+    if seq == batch:
+        raise InvalidArgumentError(f"reverse_sequence: seq_axis == batch_axis == {seq}.")
+    return call(reverse_sequence_op, (x, lengths), {"seq_axis": seq, "batch_axis": batch})

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..api import array_ops, creation_ops, reduction_ops
 from ..api.indexed_slices import IndexedSlices
 from ..eager.dispatch import call
-from ..ops.array import gather_grad_op, one_hot_op
+from ..ops.array import gather_grad_op, one_hot_op, reverse_sequence_op
 from .registry import no_gradient, register_gradient
 
 
@@ -158,4 +158,31 @@ def _identity_grad(op, dy):
     return [dy]
 
 
-no_gradient("shape", "size", "rank", "stop_gradient", "invert_permutation")
+@register_gradient("dynamic_partition", inputs=(0,))
+def _dynamic_partition_grad(op, *dys):
+    """TensorFlow's rule: the positions of data's slices, partitioned as data was, stitch
+    the outputs' gradients (zeros where none) back into data's shape."""
+    data, parts = op.inputs
+    prefix = array_ops.shape(parts)
+    positions = array_ops.reshape(creation_ops.range(reduction_ops.reduce_prod(prefix)), prefix)
+    where = array_ops.dynamic_partition(positions, parts, len(op.outputs))
+    grads = [d if d is not None else creation_ops.zeros_like(o) for d, o in zip(dys, op.outputs)]
+    return [array_ops.reshape(array_ops.dynamic_stitch(where, grads), array_ops.shape(data)), None]
+
+
+@register_gradient("dynamic_stitch")
+def _dynamic_stitch_grad(op, dy):
+    """TensorFlow's rule: each data tensor gets dy gathered at its indices (a repeated index
+    passes dy to every piece that named it, as TensorFlow's); indices get none."""
+    n = len(op.inputs) // 2
+    idx = op.inputs[:n]
+    return [None] * n + [array_ops.gather(dy, i) for i in idx]
+
+
+@register_gradient("reverse_sequence", inputs=(0,))
+def _reverse_sequence_grad(op, dy):
+    """Returns dy with the same sequences reversed back."""
+    return [call(reverse_sequence_op, (dy, op.inputs[1]), op.attrs), None]
+
+
+no_gradient("shape", "size", "rank", "stop_gradient", "invert_permutation", "unravel_index")

@@ -778,3 +778,202 @@ invert_permutation_op = register(
         samples=_invert_permutation_samples,
     )
 )
+
+
+# --- unravel_index / dynamic_partition / dynamic_stitch / reverse_sequence --------------------
+
+
+def _unravel_index_infer(specs, attrs):
+    i, d = specs
+    check_dtype("unravel_index", i, {D.int32, D.int64}, "indices")
+    same_dtype("unravel_index", (i, d), ("indices", "dims"))
+    if i.shape is not None and len(i.shape) > 1:
+        raise InvalidArgumentError(
+            f"unravel_index: indices can only be a scalar or a vector, got {format_shape(i.shape)}."
+        )
+    if d.shape is not None and len(d.shape) != 1:
+        raise InvalidArgumentError(f"unravel_index: dims must be a vector, got shape {format_shape(d.shape)}.")
+    n = None if d.shape is None else d.shape[0]
+    if i.shape is None:
+        return (Spec(None, i.dtype),)
+    return (Spec((n,) + i.shape, i.dtype),)
+
+
+def _unravel_index_impl(xp, indices, dims):
+    # checked on the host (host_sync): TensorFlow's error where NumPy's would differ
+    if bool((dims <= 0).any()):
+        raise InvalidArgumentError("unravel_index: all dims must be positive.")
+    if indices.size and bool(((indices < 0) | (indices >= xp.prod(dims))).any()):
+        raise InvalidArgumentError("unravel_index: index is out of bound as with dims.")
+    out = xp.unravel_index(indices, tuple(int(d) for d in dims.tolist()))
+    return xp.stack(out).astype(indices.dtype, copy=False).reshape((dims.shape[0],) + indices.shape)
+
+
+unravel_index_op = register(
+    OpDef(
+        name="unravel_index",
+        infer=_unravel_index_infer,
+        impl=_unravel_index_impl,
+        host_sync=True,
+        ref=lambda i, d: np.stack(np.unravel_index(i, tuple(d.tolist()))).astype(i.dtype).reshape((d.size,) + i.shape),
+        samples=lambda rng: [
+            S.Sample((np.array([1, 5, 7, 0], np.int32), np.array([2, 4], np.int32))),
+            S.Sample((np.array(23, np.int64), np.array([2, 3, 4], np.int64)), note="scalar"),
+            S.Sample((np.zeros((0,), np.int32), np.array([3], np.int32)), note="empty"),
+        ],
+    )
+)
+
+
+def _dynamic_partition_infer(specs, attrs):
+    data, parts = specs
+    check_dtype("dynamic_partition", parts, {D.int32}, "partitions")
+    rest = None
+    if data.shape is not None and parts.shape is not None:
+        k = len(parts.shape)
+        if len(data.shape) < k or any(
+            a is not None and b is not None and a != b for a, b in zip(data.shape[:k], parts.shape)
+        ):
+            raise InvalidArgumentError(
+                f"dynamic_partition: data.shape {format_shape(data.shape)} must start with partitions.shape "
+                f"{format_shape(parts.shape)}."
+            )
+        rest = data.shape[k:]
+    return tuple(Spec(None if rest is None else (None,) + rest, data.dtype) for _ in range(attrs["num_partitions"]))
+
+
+def _dynamic_partition_impl(xp, data, partitions, num_partitions):
+    # the partition numbers are read on the host (host_sync): TensorFlow's range error
+    if partitions.size and bool(((partitions < 0) | (partitions >= num_partitions)).any()):
+        raise InvalidArgumentError(f"dynamic_partition: partitions must be in [0, {num_partitions}).")
+    flat = data.reshape((partitions.size,) + data.shape[partitions.ndim :])
+    p = partitions.reshape(-1)
+    return tuple(flat[p == i] for i in range(num_partitions))
+
+
+dynamic_partition_op = register(
+    OpDef(
+        name="dynamic_partition",
+        infer=_dynamic_partition_infer,
+        num_outputs=-1,
+        impl=_dynamic_partition_impl,
+        host_sync=True,
+        ref=lambda data, p, num_partitions: _dynamic_partition_impl(np, data, p, num_partitions),
+        samples=lambda rng: [
+            S.Sample((S.draw(rng, (3, 2), D.float32), np.array([1, 0, 1], np.int32)), {"num_partitions": 3}),
+            S.Sample((S.draw(rng, (2, 3), D.int32), np.array([[0, 1, 0], [1, 1, 0]], np.int32)), {"num_partitions": 2}),
+            S.Sample((S.draw(rng, (0, 4), D.float32), np.zeros((0,), np.int32)), {"num_partitions": 2}, "empty"),
+        ],
+    )
+)
+
+
+def _dynamic_stitch_infer(specs, attrs):
+    n = len(specs) // 2
+    idx, data = specs[:n], specs[n:]
+    for s in idx:
+        check_dtype("dynamic_stitch", s, {D.int32}, "indices")
+    dt = same_dtype("dynamic_stitch", data, tuple(f"data[{i}]" for i in range(n)))
+    rest = None
+    for i, d in zip(idx, data):
+        if i.shape is None or d.shape is None:
+            continue
+        k = len(i.shape)
+        if len(d.shape) < k or any(a is not None and b is not None and a != b for a, b in zip(d.shape[:k], i.shape)):
+            raise InvalidArgumentError(
+                f"dynamic_stitch: data.shape {format_shape(d.shape)} must start with indices.shape "
+                f"{format_shape(i.shape)}."
+            )
+        if rest is None:
+            rest = d.shape[k:]
+        elif len(rest) != len(d.shape[k:]):
+            raise InvalidArgumentError("dynamic_stitch: the data slices must have the same shape.")
+    # the first dimension is the largest index plus one: known only when the graph runs
+    return (Spec(None if rest is None else (None,) + rest, dt),)
+
+
+def _dynamic_stitch_impl(xp, *arrays):
+    n = len(arrays) // 2
+    idx, data = arrays[:n], arrays[n:]
+    rest = data[0].shape[idx[0].ndim :]
+    flat_idx = xp.concatenate([i.reshape(-1) for i in idx])
+    flat_data = xp.concatenate([d.reshape((i.size,) + rest) for i, d in zip(idx, data)])
+    # the size is read on the host (host_sync); rows not named stay zero, as TensorFlow's
+    size = int(flat_idx.max()) + 1 if flat_idx.size else 0
+    if flat_idx.size and int(flat_idx.min()) < 0:
+        raise InvalidArgumentError("dynamic_stitch: indices must be non-negative.")
+    out = xp.zeros((size,) + rest, flat_data.dtype)
+    out[flat_idx] = flat_data  # a repeated index: the last one written wins, as in TensorFlow
+    return out
+
+
+dynamic_stitch_op = register(
+    OpDef(
+        name="dynamic_stitch",
+        infer=_dynamic_stitch_infer,
+        impl=_dynamic_stitch_impl,
+        host_sync=True,
+        ref=lambda *arrays: _dynamic_stitch_impl(np, *arrays),
+        samples=lambda rng: [
+            S.Sample(
+                (
+                    np.array([0, 2], np.int32),
+                    np.array([1], np.int32),
+                    S.draw(rng, (2, 2), D.float32),
+                    S.draw(rng, (1, 2), D.float32),
+                )
+            ),
+            S.Sample((np.array([[3, 0], [1, 0]], np.int32), S.draw(rng, (2, 2), D.int32)), note="repeated index"),
+            S.Sample((np.zeros((0,), np.int32), S.draw(rng, (0, 3), D.float32)), note="empty"),
+        ],
+    )
+)
+
+
+def _reverse_sequence_infer(specs, attrs):
+    x, lengths = specs
+    check_dtype("reverse_sequence", lengths, {D.int32, D.int64}, "seq_lengths")
+    if lengths.shape is not None and len(lengths.shape) != 1:
+        raise InvalidArgumentError(
+            f"reverse_sequence: seq_lengths must be a vector, got {format_shape(lengths.shape)}."
+        )
+    if x.shape is not None:
+        b = x.shape[attrs["batch_axis"]]
+        if lengths.shape is not None and None not in (b, lengths.shape[0]) and b != lengths.shape[0]:
+            raise InvalidArgumentError(
+                f"reverse_sequence: len(seq_lengths) {lengths.shape[0]} != input.dims({attrs['batch_axis']}) {b}."
+            )
+    return (Spec(x.shape, x.dtype),)
+
+
+def _reverse_sequence_impl(xp, x, lengths, seq_axis, batch_axis):
+    n = x.shape[seq_axis]
+    # the lengths are checked on the host (host_sync): TensorFlow's errors
+    if lengths.size and (int(lengths.min()) < 0 or int(lengths.max()) > n):
+        raise InvalidArgumentError(f"reverse_sequence: seq_lengths must be in [0, {n}] (input.dims({seq_axis})).")
+    # position t of sequence b reads position len[b] - 1 - t below len[b], t itself above
+    t = xp.arange(n)
+    ln = lengths.astype(t.dtype)[:, None]
+    src = xp.where(t < ln, ln - 1 - t, t)  # (batch, seq)
+    shape = [1] * x.ndim
+    shape[batch_axis], shape[seq_axis] = src.shape
+    src = src if batch_axis < seq_axis else src.T
+    return xp.take_along_axis(x, src.reshape(shape), axis=seq_axis)
+
+
+reverse_sequence_op = register(
+    OpDef(
+        name="reverse_sequence",
+        infer=_reverse_sequence_infer,
+        impl=_reverse_sequence_impl,
+        host_sync=True,
+        ref=lambda x, ln, seq_axis, batch_axis: _reverse_sequence_impl(np, x, ln, seq_axis, batch_axis),
+        samples=lambda rng: [
+            S.Sample((S.draw(rng, (2, 3), D.int32), np.array([2, 0], np.int32)), {"seq_axis": 1, "batch_axis": 0}),
+            S.Sample((S.draw(rng, (4, 3, 2), D.float32), np.array([3, 1], np.int64)), {"seq_axis": 0, "batch_axis": 2}),
+            S.Sample(
+                (S.draw(rng, (0, 3), D.float32), np.zeros((0,), np.int32)), {"seq_axis": 1, "batch_axis": 0}, "empty"
+            ),
+        ],
+    )
+)
