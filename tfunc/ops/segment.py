@@ -272,6 +272,7 @@ def _bincount_samples(rng):
 bincount_op = register(
     OpDef(
         name="bincount",
+        tf_name="DenseBincount",  # TensorFlow's op, which its gradient error names
         kind="other",
         infer=_bincount_infer,
         impl=_bincount_impl,
