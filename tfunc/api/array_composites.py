@@ -260,7 +260,9 @@ def histogram_fixed_width(values, value_range, nbins=100, dtype=D.int32, name=No
 def _dims(x) -> list:
     """x's dimensions: ints where known while tracing, scalar tensors elsewhere."""
     known = x.shape.as_list()
-    runtime = shape(x) if None in known else None
+    if None not in known:
+        return known
+    runtime = shape(x)
     return [runtime[i] if d is None else d for i, d in enumerate(known)]
 
 
