@@ -21,7 +21,19 @@ from ..ops.infer import normalize_axis
 from ..tracing.symbolic import constant_value
 from . import math_ops as m
 from . import reduction_ops as r
-from .array_ops import _static_ints, concat, expand_dims, gather, identity, reshape, shape, squeeze, tile, transpose
+from .array_ops import (
+    _static_ints,
+    concat,
+    expand_dims,
+    gather,
+    identity,
+    reshape,
+    shape,
+    shape_list,
+    squeeze,
+    tile,
+    transpose,
+)
 from .creation_ops import range as tf_range
 from .creation_ops import zeros
 from .indexing_ops import pad
@@ -257,15 +269,6 @@ def histogram_fixed_width(values, value_range, nbins=100, dtype=D.int32, name=No
     return bincount(bins, minlength=n, maxlength=n, dtype=dtype)
 
 
-def _dims(x) -> list:
-    """x's dimensions: ints where known while tracing, scalar tensors elsewhere."""
-    known = x.shape.as_list()
-    if None not in known:
-        return known
-    runtime = shape(x)
-    return [runtime[i] if d is None else d for i, d in enumerate(known)]
-
-
 def _block_args(x, block_shape, pairs, fn: str):
     block = _static_ints(block_shape, "block_shape")
     amounts = constant_value(pairs) if isinstance(pairs, Tensor) else np.asarray(pairs)
@@ -289,7 +292,7 @@ def space_to_batch_nd(input, block_shape, paddings, name=None):
     m_ = len(block)
     rest = x.shape.rank - 1 - m_
     p = pad(x, [[0, 0]] + pads + [[0, 0]] * rest)
-    dims = _dims(p)
+    dims = shape_list(p)
     for i, b in enumerate(block):
         if isinstance(dims[1 + i], int) and dims[1 + i] % b:
             raise InvalidArgumentError(
@@ -325,7 +328,7 @@ def batch_to_space(input, block_shape, crops, name=None):
     block, cuts = _block_args(x, block_shape, crops, "batch_to_space")
     m_ = len(block)
     rest = x.shape.rank - 1 - m_
-    dims = _dims(x)
+    dims = shape_list(x)
     n = int(np.prod(block))
     if isinstance(dims[0], int) and dims[0] % n:
         raise InvalidArgumentError(f"batch_to_space: batch size {dims[0]} is not divisible by {n}.")
@@ -336,5 +339,5 @@ def batch_to_space(input, block_shape, crops, name=None):
     y = reshape(y, [dims[0] // n] + [dims[1 + i] * b for i, b in enumerate(block)] + dims[1 + m_ :])
     if not any(a or b for a, b in cuts):
         return y
-    full = _dims(y)
+    full = shape_list(y)
     return getitem(y, (slice(None),) + tuple(slice(a, full[1 + i] - b) for i, (a, b) in enumerate(cuts)))

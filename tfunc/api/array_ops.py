@@ -341,6 +341,16 @@ def shape(input, out_type=D.int32, name=None):
     return call(shape_op, (convert_to_tensor(input),), {"out_type": D.as_dtype(out_type)})
 
 
+def shape_list(x) -> list:
+    """``x``'s dimensions: Python ints where known while tracing, scalar tensors (of
+    ``tf.shape(x)``) for the others, so composites keep every static size they can."""
+    known = x.shape.as_list()
+    if None not in known:
+        return known
+    runtime = shape(x)
+    return [runtime[i] if d is None else d for i, d in enumerate(known)]
+
+
 def size(input, out_type=D.int32, name=None):
     return call(size_op, (convert_to_tensor(input),), {"out_type": D.as_dtype(out_type)})
 

@@ -19,12 +19,11 @@ from . import array_ops
 from . import math_ops as M
 from . import reduction_ops as R
 from .array_composites import reverse, tensordot
-from .array_ops import _required_static_ints, expand_dims, squeeze, tile
+from .array_ops import _required_static_ints, expand_dims, shape_list, squeeze, tile
 from .creation_ops import ones_like, zeros_like
 from .indexing_ops import pad
 from .math_composites import reduce_std, saturate_cast
 from .math_ops import cast, clip_by_value
-from .nn_composites import _dims
 from .nn_ops import depthwise_conv2d
 from .random_ops import stateless_uniform, uniform
 from .slicing import slice_
@@ -481,7 +480,7 @@ def ssim(img1, img2, max_val, filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03
     coords = np.arange(filter_size, dtype=np.float64) - (filter_size - 1) / 2.0
     g = np.exp(-0.5 * (coords[:, None] ** 2 + coords[None, :] ** 2) / float(filter_sigma) ** 2)
     kernel = np.tile((g / g.sum())[:, :, None, None], (1, 1, a.shape[-1], 1)).astype(np.float32)
-    lead = _dims(a)[:-3]  # several may be unknown while tracing: those come from tf.shape
+    lead = shape_list(a)[:-3]  # several may be unknown while tracing: those come from tf.shape
 
     def reducer(x):  # the Gaussian mean of each window, the leading axes folded into one batch
         y = depthwise_conv2d(array_ops.reshape(x, [-1, *x.shape[-3:]]), kernel, [1, 1, 1, 1], "VALID")
@@ -516,7 +515,7 @@ def sobel_edges(image):
     kernels = np.tile(np.transpose(kernels, (1, 2, 0))[:, :, None, :], (1, 1, x.shape[-1], 1))
     padded = pad(x, [[0, 0], [1, 1], [1, 1], [0, 0]], mode="REFLECT")
     out = depthwise_conv2d(padded, convert_to_tensor(kernels, x.dtype), [1, 1, 1, 1], "VALID")
-    return array_ops.reshape(out, _dims(x) + [2])  # unknown sizes from tf.shape (several may be)
+    return array_ops.reshape(out, shape_list(x) + [2])  # unknown sizes from tf.shape (several may be)
 
 
 def extract_patches(images, sizes, strides, rates, padding, name=None):

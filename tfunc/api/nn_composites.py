@@ -12,7 +12,7 @@ from ..core.errors import InvalidArgumentError
 from ..eager.convert import convert_to_tensor
 from ..eager.tensor import Tensor
 from . import math_ops as m
-from .array_ops import concat, expand_dims, gather, reshape, shape, squeeze, transpose
+from .array_ops import concat, expand_dims, gather, reshape, shape_list, squeeze, transpose
 from .clip_ops import clip_by_norm
 from .creation_ops import zeros_like
 from .nn_ops import conv2d, conv2d_transpose, conv3d, conv3d_transpose, depthwise_conv2d
@@ -273,18 +273,6 @@ def pool(input, window_shape, pooling_type, strides=None, padding="VALID", data_
     return kinds[pooling_type](x, list(window_shape), st, padding, data_format)
 
 
-def _dims(x):
-    """The shape of ``x``: each entry a Python int where known while tracing, else a scalar tensor."""
-    dynamic = None
-    out = []
-    for i, d in enumerate(x.shape.as_list()):
-        if d is None:
-            dynamic = shape(x) if dynamic is None else dynamic
-            d = dynamic[i]
-        out.append(d)
-    return out
-
-
 def _block(x, block_size, data_format, fn):
     if data_format not in (None, "NHWC"):
         raise ValueError(f"tfunc {fn} supports data_format='NHWC' only, got {data_format!r}.")
@@ -293,7 +281,7 @@ def _block(x, block_size, data_format, fn):
     b = int(block_size)
     if b < 2:
         raise InvalidArgumentError(f"Value for attr 'block_size' of {b} must be at least minimum 2.")
-    return b, _dims(x)
+    return b, shape_list(x)
 
 
 def _check_divisible(value, b, what):

@@ -24,11 +24,10 @@ from ..ops.infer import normalize_axis
 from ..tracing.symbolic import constant_value
 from . import math_ops as m
 from .array_composites import roll, tensordot
-from .array_ops import concat, expand_dims, gather, reshape, shape, tile, transpose
+from .array_ops import concat, expand_dims, gather, reshape, shape, shape_list, tile, transpose
 from .creation_ops import fill, ones
 from .creation_ops import range as tf_range
 from .indexing_ops import pad
-from .nn_composites import _dims
 from .reduction_ops import reduce_sum
 
 __all__ = [
@@ -174,7 +173,7 @@ def _shift(x, axes, sign):
     if x.shape.rank is None:
         raise ValueError("fftshift: the input's rank must be known while tracing.")
     axes = list(range(x.shape.rank)) if axes is None else ([axes] if isinstance(axes, int) else list(axes))
-    dims = _dims(x)  # Python ints where known: static shifts
+    dims = shape_list(x)  # Python ints where known: static shifts
     shifts = [sign * (dims[a] // 2) for a in axes]
     return roll(x, shifts, axes) if axes else x
 
@@ -215,7 +214,7 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
     if x.shape.rank is None or x.shape.rank == 0:
         raise ValueError(f"frame: signal must have rank >= 1 known while tracing, got shape {x.shape}.")
     axis = normalize_axis(int(axis), x.shape.rank, "frame")
-    dims = _dims(x)  # Python ints where known while tracing: the frame count (and shape) stays static
+    dims = shape_list(x)  # Python ints where known while tracing: the frame count (and shape) stays static
     n = dims[axis]
     if pad_end:
         frames = (n + (step - 1)) // step  # every sample starts a frame
@@ -245,7 +244,7 @@ def overlap_and_add(signal, frame_step, name=None):
     # and summing over j overlaps them.  Only the number of frames may be known at run time.
     # The sizes are Python ints where known while tracing, so the result's shape stays static.
     segments = -(-length_ // step)
-    *outer, frames, _ = _dims(x)
+    *outer, frames, _ = shape_list(x)
     x = pad(x, [[0, 0]] * (rank - 2) + [[0, segments], [0, segments * step - length_]])
     x = reshape(x, outer + [frames + segments, segments, step])
     x = transpose(x, list(range(rank - 2)) + [rank - 1, rank - 2, rank])  # [..., segments, frames + segments, step]
@@ -342,7 +341,7 @@ def inverse_stft(stfts, frame_length, frame_step, fft_length=None, window_fn=han
     if length_ <= n:
         frames = frames[..., :length_]
     else:
-        frames = concat([frames, fill(_dims(frames)[:-1] + [length_ - n], m.cast(0, frames.dtype))], -1)
+        frames = concat([frames, fill(shape_list(frames)[:-1] + [length_ - n], m.cast(0, frames.dtype))], -1)
     if window_fn is not None:
         frames = frames * window_fn(length_, dtype=frames.dtype)
     return overlap_and_add(frames, frame_step)
