@@ -215,3 +215,10 @@ def test_bincount_has_no_gradient_as_tf():
         total = tf.reduce_sum(tf.math.bincount(tf.constant([0, 1, 1]), weights=weights))
     with pytest.raises(LookupError, match="DenseBincount"):
         tape.gradient(total, weights)
+
+
+def test_roll_takes_a_vector_of_shifts_as_an_array_or_tensor():
+    x = np.arange(24.0).reshape(2, 3, 4)
+    expected = np.roll(x, (1, -1), (0, 2))
+    np.testing.assert_array_equal(tf.roll(x, np.array([1, -1]), [0, 2]), expected)
+    np.testing.assert_array_equal(tf.roll(x, tf.constant([1, -1]), [0, 2]), expected)

@@ -275,3 +275,54 @@ def test_what_keras_accepts_beyond_numbers():
     assert float(ops.norm(np.eye(3), ord="nuc")) == pytest.approx(3.0)
     assert float(ops.norm(np.array([0.0, 1.0, 2.0]), ord=0)) == 2.0
     assert float(ops.norm(np.array([0.0, 1.0, -2.0]), ord=-np.inf)) == 0.0
+
+
+def test_ops_from_shared_factories_record_their_own_operations(tmp_path):
+    # min/argmin/cumsum come from factories whose inner functions share one name: each must
+    # still be its own operation (Keras: Min, Argmin, Cumsum)
+    import json
+    import zipfile
+
+    keras = tf.keras
+    keras.backend.clear_session()
+    inp = keras.Input((2, 2))
+    outs = [ops.min(inp, axis=1), ops.argmin(inp, axis=-1), ops.cumsum(inp, axis=1)]
+    model = keras.Model(inp, outs)
+    x = np.array([[[1.0, 5.0], [3.0, 2.0]]], np.float32)
+    low, where_low, running = model(x)
+    np.testing.assert_array_equal(low, [[1, 2]])
+    assert where_low.dtype == tf.int32
+    np.testing.assert_array_equal(where_low, [[0, 1]])
+    np.testing.assert_array_equal(running, [[[1, 5], [4, 7]]])
+    model.save(tmp_path / "m.keras")
+    layers = json.loads(zipfile.ZipFile(tmp_path / "m.keras").read("config.json"))["config"]["layers"]
+    assert {"Min", "Argmin", "Cumsum"} <= {entry["class_name"] for entry in layers}
+    again = keras.models.load_model(tmp_path / "m.keras")
+    np.testing.assert_array_equal(again(x)[2], running)
+
+
+def test_keras_tensor_operators_and_ops_promote_as_keras():
+    keras = tf.keras
+    i = keras.Input((3,), dtype="int32")
+    f = keras.Input((3,), dtype="float32")
+    model = keras.Model([i, f], [i / i, i + f, ops.multiply(i, 2.5), ops.concatenate([i, f]), ops.where(i > 1, f, 0.5)])
+    ints, floats = np.array([[1, 2, 3]], np.int32), np.array([[0.5, 1.5, 2.5]], np.float32)
+    ratio, total, scaled, joined, chosen = model([ints, floats])
+    assert ratio.dtype == tf.float32 and total.dtype == tf.float32 and scaled.dtype == tf.float32
+    np.testing.assert_allclose(scaled, [[2.5, 5.0, 7.5]])
+    assert joined.dtype == tf.float32
+    np.testing.assert_allclose(chosen, [[0.5, 1.5, 2.5]])
+    squeezed = ops.squeeze(keras.Input((1, 3, 5)))
+    assert tuple(squeezed.shape) == (None, 3, 5)  # a run-time dimension is taken as not 1, as Keras
+
+
+def test_full_like_and_take_along_axis_with_run_time_dimensions():
+    @tf.function(input_signature=[tf.TensorSpec([None, 3])])
+    def f(x):
+        order = ops.argsort(x, axis=1)
+        return ops.full_like(x, np.arange(3.0)), ops.take_along_axis(x, order[:, :2], axis=1)
+
+    x = np.array([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]], np.float32)
+    filled, smallest = f(x)
+    np.testing.assert_array_equal(filled, [[0, 1, 2], [0, 1, 2]])
+    np.testing.assert_array_equal(smallest, [[1, 2], [0, 4]])

@@ -74,7 +74,12 @@ def roll(input, shift, axis, name=None):
     shifts go the other way), those moved past the end coming in at the start."""
     x = convert_to_tensor(input)
     rank = _known_rank(x, "roll")
-    shifts = shift if isinstance(shift, (list, tuple)) else [shift]
+    if isinstance(shift, (list, tuple)):
+        shifts = list(shift)
+    elif getattr(shift, "ndim", None) == 1 or (isinstance(shift, Tensor) and shift.shape.rank == 1):
+        shifts = [shift[i] for i in range(int(shift.shape[0]))]  # a vector: one shift per axis
+    else:
+        shifts = [shift]
     axes = _axes(axis, rank, "roll")
     if len(shifts) != len(axes):
         raise InvalidArgumentError(f"roll: shift and axis must have the same length, got {shift!r} and {axis!r}.")

@@ -115,12 +115,14 @@ class Concatenate(_ConfiguredOperator):
     """``keras.ops.concatenate``: a list of tensors joined along ``axis``."""
 
     _tfunc_op_name = "concatenate"
+    # keras.ops.concatenate (operands promoted) once tfunc.keras.ops is imported; tf.concat until then
+    _tfunc_concatenate = staticmethod(lambda xs, axis: array_ops.concat(xs, axis=axis))
 
     def __init__(self, axis=0, name=None):
         super().__init__(name=name, axis=axis)
 
     def call(self, xs):
-        return array_ops.concat(list(xs), axis=self._tfunc_arguments["axis"])
+        return type(self)._tfunc_concatenate(list(xs), axis=self._tfunc_arguments["axis"])
 
 
 class ZerosLike(_ConfiguredOperator):

@@ -6,6 +6,7 @@ name the same functions by family, as Keras does."""
 
 from types import SimpleNamespace as _Namespace
 
+from ..layers import operators as _operators
 from . import core as _core
 from . import nn as nn
 from . import numpy as _numpy
@@ -29,7 +30,7 @@ for _module, _family in ((_numpy, "numpy"), (nn, "nn"), (_core, "core")):
         if _name in _NOT_OPERATIONS:
             continue
         _kind = "linalg" if _name in _LINALG else "math" if _name in _MATH else _family
-        _wrapped = _symbolic.symbolic(getattr(_module, _name), _kind)
+        _wrapped = _symbolic.symbolic(getattr(_module, _name), _name, _kind)
         setattr(_module, _name, _wrapped)
         globals()[_name] = _wrapped
 
@@ -42,3 +43,15 @@ core = _core
 def dtype(x):
     """The dtype name of ``x`` (Keras's standardized string)."""
     return _numpy.convert_to_tensor(x).dtype.name
+
+
+# Keras's KerasTensor operators (x + y, x / y, ...) compute with keras.ops, promotion included:
+# the operator layers take their functions from here.
+for _class, _function in {
+    "Add": "add", "Subtract": "subtract", "Multiply": "multiply", "TrueDivide": "true_divide", "Matmul": "matmul",
+    "Power": "power", "Negative": "negative", "FloorDivide": "floor_divide", "Mod": "mod", "Absolute": "absolute",
+    "Greater": "greater", "GreaterEqual": "greater_equal", "Less": "less", "LessEqual": "less_equal",
+    "NotEqual": "not_equal", "LogicalOr": "logical_or",
+}.items():  # fmt: skip
+    getattr(_operators, _class)._tfunc_fn = staticmethod(getattr(_numpy, _function).__wrapped__)
+_operators.Concatenate._tfunc_concatenate = staticmethod(_numpy.concatenate.__wrapped__)

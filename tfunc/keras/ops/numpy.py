@@ -627,7 +627,8 @@ def ones_like(x, dtype=None):
 def full_like(x, fill_value, dtype=None):
     t = convert_to_tensor(x)
     dtype = _dtype(dtype, t.dtype)
-    return array_ops.broadcast_to(math_ops.cast(convert_to_tensor(fill_value), dtype), array_ops.shape(t))
+    # the fill broadcast against x's (possibly run-time) shape
+    return math_ops.cast(convert_to_tensor(fill_value), dtype) + creation_ops.zeros_like(t, dtype=dtype)
 
 
 def arange(start, stop=None, step=1, dtype=None):
@@ -717,7 +718,13 @@ def expand_dims(x, axis):
 
 
 def squeeze(x, axis=None):
-    return array_ops.squeeze(convert_to_tensor(x), axis=_axis(axis))
+    """Axes of size 1 removed (``axis=None``: those known to be 1 while tracing, as Keras's
+    static shapes assume a run-time dimension is not 1)."""
+    t = convert_to_tensor(x)
+    if axis is None and t.shape.rank is not None and None in t.shape.as_list():
+        axis = [i for i, d in enumerate(t.shape.as_list()) if d == 1]
+        return array_ops.squeeze(t, axis=axis) if axis else t
+    return array_ops.squeeze(t, axis=_axis(axis))
 
 
 def ravel(x):
@@ -855,9 +862,10 @@ def take_along_axis(x, indices, axis=None):
     # move the axis last, broadcast the leading axes, and gather per row
     perm = [i for i in range(t.shape.rank) if i != axis] + [axis]
     tt, it = array_ops.transpose(t, perm), array_ops.transpose(idx, perm)
-    batch = array_composites.broadcast_dynamic_shape(array_ops.shape(tt)[:-1], array_ops.shape(it)[:-1])
-    tt = array_ops.broadcast_to(tt, array_ops.concat([batch, array_ops.shape(tt)[-1:]], 0))
-    it = array_ops.broadcast_to(it, array_ops.concat([batch, array_ops.shape(it)[-1:]], 0))
+    if tt.shape.as_list()[:-1] != it.shape.as_list()[:-1] or None in tt.shape.as_list()[:-1]:
+        # broadcast the leading axes against each other by adding zeros (shapes may be run-time)
+        tt = tt + creation_ops.zeros_like(it[..., :1], dtype=tt.dtype)
+        it = it + creation_ops.zeros_like(tt[..., :1], dtype=it.dtype)
     out = array_ops.gather(tt, it, axis=-1, batch_dims=t.shape.rank - 1)
     inverse = np.argsort(perm).tolist()
     return array_ops.transpose(out, inverse)

@@ -21,12 +21,28 @@ __all__ = ["symbolic", "operation_class"]
 
 # the Keras module each family's operations are written under
 _KERAS_MODULES = {family: f"keras.src.ops.{family}" for family in ("numpy", "nn", "core", "math", "linalg")}
+# where Keras keeps an operation apart from its function's family, and the names it spells otherwise
+_KERAS_MODULE_OF = {
+    "cast": "core", "convert_to_tensor": "core", "logdet": "math", "matrix_rank": "linalg", "pinv": "linalg",
+    "slogdet": "numpy",
+}  # fmt: skip
+_KERAS_CLASS_OF = {
+    "svd": "SVD", "psnr": "PSNR", "rms_normalization": "RMSNorm", "layer_normalization": "LayerNorm",
+    "batch_normalization": "BatchNorm",
+}  # fmt: skip
+# Parameters Keras passes to an operation's call (operands), also when given a Python value
+# (``where(c, x, 0.5)``); the others are its config unless they hold a tensor.
+_OPERAND_PARAMETERS = frozenset(
+    {"x", "x1", "x2", "x3", "xs", "condition", "indices", "values", "updates", "a", "b", "inputs", "target", "output",
+     "data", "segment_ids", "sorted_sequence", "kernel", "depthwise_kernel", "pointwise_kernel", "mean", "variance",
+     "offset", "scale", "start_indices", "targets", "predictions", "elements"}
+)  # fmt: skip
 _FUNCTIONS: dict = {}  # class name -> (function, Keras module), filled by ``symbolic``
 _CLASSES: dict = {}
 
 
 def _class_name(fn_name: str) -> str:
-    return "".join(part.capitalize() for part in fn_name.split("_"))
+    return _KERAS_CLASS_OF.get(fn_name) or "".join(part.capitalize() for part in fn_name.split("_"))
 
 
 def _holds_keras_tensor(args, kwargs) -> bool:
@@ -39,14 +55,35 @@ def _holds_keras_tensor(args, kwargs) -> bool:
     return False
 
 
-def _is_operand(value) -> bool:
+def _is_operand(name, value) -> bool:
+    if name in _OPERAND_PARAMETERS:
+        return True
     return any(isinstance(v, (KerasTensor, Tensor, np.ndarray)) for v in nest.flatten(value))
 
 
+def _arguments(fn, config: dict, operands: tuple, kwargs: dict):
+    """``fn``'s positional arguments: each parameter its config value, or the next operand;
+    a ``*operands`` parameter takes the operands left (``einsum(subscripts, *operands)``)."""
+    args, rest = [], list(operands)
+    for name, p in inspect.signature(fn).parameters.items():
+        if p.kind is inspect.Parameter.VAR_POSITIONAL:
+            args += rest
+            rest = []
+        elif p.kind is inspect.Parameter.VAR_KEYWORD or name in kwargs:
+            continue
+        elif name in config:
+            args.append(config[name])
+        elif rest:
+            args.append(rest.pop(0))
+        else:
+            break
+    return args
+
+
 class _Operation(OperatorLayer):
-    """A ``keras.ops`` function on a functional model's tensors; the arguments that are not
-    tensors (``axis``...) are its config, the tensors its call's operands, in the order of the
-    function's parameters."""
+    """A ``keras.ops`` function on a functional model's tensors: its config is the arguments
+    Keras keeps in the operation (``axis``...), its call's operands the others, in the order of
+    the function's parameters."""
 
     _tfunc_function = None
 
@@ -54,10 +91,11 @@ class _Operation(OperatorLayer):
         super().__init__(name=name)
         self._tfunc_arguments = arguments
 
-    def call(self, *operands):
+    def call(self, *operands, **kwargs):
         fn = type(self)._tfunc_function
-        free = [p for p in inspect.signature(fn).parameters if p not in self._tfunc_arguments]
-        return fn(**dict(zip(free, operands)), **self._tfunc_arguments)
+        # the function's own keyword operands (Keras's Pad: constant_values), not the model's training
+        kwargs = {k: v for k, v in kwargs.items() if k in inspect.signature(fn).parameters}
+        return fn(*_arguments(fn, self._tfunc_arguments, operands, kwargs), **kwargs)
 
     def get_config(self) -> dict:
         return {"name": self.name, **self._tfunc_arguments}
@@ -75,8 +113,8 @@ def operation_class(class_name: str):
             (_Operation,),
             {
                 "__module__": __name__,
-                "__doc__": f"``keras.ops.{fn.__name__}`` in a functional model.",
-                "_tfunc_op_name": fn.__name__,
+                "__doc__": f"``keras.ops`` in a functional model ({class_name}).",
+                "_tfunc_op_name": class_name.lower(),
                 "_tfunc_function": staticmethod(fn),
                 "_tfunc_keras_module": module,
             },
@@ -85,25 +123,32 @@ def operation_class(class_name: str):
     return cls
 
 
-def symbolic(fn, family: str):
-    """``fn`` that, given KerasTensors, records an operation layer instead of computing."""
+def symbolic(fn, name: str, family: str):
+    """``fn`` (public as ``keras.ops.<name>``) that, given KerasTensors, records an operation
+    layer instead of computing."""
     signature = inspect.signature(fn)
-    _FUNCTIONS.setdefault(_class_name(fn.__name__), (fn, _KERAS_MODULES[family]))
+    class_name = _class_name(name)
+    _FUNCTIONS.setdefault(class_name, (fn, _KERAS_MODULES[_KERAS_MODULE_OF.get(name, family)]))
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         if not _holds_keras_tensor(args, kwargs):
             return fn(*args, **kwargs)
         bound = signature.bind(*args, **kwargs)
-        if any(signature.parameters[n].kind is inspect.Parameter.VAR_POSITIONAL for n in bound.arguments):
-            raise TypeError(f"keras.ops.{fn.__name__} on KerasTensors is not supported in tfunc (it takes *operands).")
-        cls = operation_class(_class_name(fn.__name__))
+        cls = operation_class(class_name)
         if not issubclass(cls, (_Operation, _operators._ConfiguredOperator)):  # x + y's: all operands
             return symbolic_call(cls(), tuple(bound.arguments.values()), {})
-        operands = [v for v in bound.arguments.values() if _is_operand(v)]
-        arguments = {n: v for n, v in bound.arguments.items() if not _is_operand(v)}
-        return symbolic_call(cls(**arguments), tuple(operands), {})
+        operands, config = [], {}
+        for n, v in bound.arguments.items():
+            if signature.parameters[n].kind is inspect.Parameter.VAR_POSITIONAL:
+                operands += list(v)
+            elif _is_operand(n, v):
+                operands.append(v)
+            else:
+                config[n] = v
+        return symbolic_call(cls(**config), tuple(operands), {})
 
+    wrapper.__name__ = name
     return wrapper
 
 
