@@ -31,7 +31,9 @@ from ..eager.tensor import Tensor
 from ..ops.random import (
     GeneratorHolder,
     categorical_op,
+    gamma_op,
     normal_op,
+    poisson_op,
     shuffle_op,
     stateless_normal_op,
     stateless_truncated_normal_op,
@@ -42,9 +44,9 @@ from ..ops.random import (
 from ..tracing.symbolic import constant_value
 from .array_ops import _partial_dims, _static_ints, expand_dims
 from .array_ops import shape as shape_of
-from .creation_ops import _shape_attr
+from .creation_ops import _shape_attr, zeros_like
 from .debugging_ops import assert_less
-from .math_ops import cast, floormod, greater_equal, log
+from .math_ops import cast, floormod, greater_equal, log, maximum
 from .reduction_ops import argmax
 
 _DEFAULT_GLOBAL_SEED = 87654321
@@ -252,6 +254,31 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
         shape = x.shape.as_list() if x.shape.is_fully_defined() else shape_of(x)
     keep = greater_equal(uniform(shape, dtype=x.dtype, seed=seed), float(rate))
     return x * cast(keep, x.dtype) * (1.0 / (1.0 - float(rate)))
+
+
+# --- gamma, poisson ---------------------------------------------------------------------------
+
+
+def gamma(shape, alpha, beta=None, dtype=D.float32, seed=None, name=None):
+    """Gamma(alpha, rate=beta) samples of shape ``shape + broadcast(alpha, beta).shape``, at
+    least the dtype's smallest normal number, as TensorFlow (d sample / d alpha has no rule yet:
+    a tape through alpha raises LookupError; beta gets its gradient through the division)."""
+    dt = D.as_dtype(dtype)
+    tiny = float(np.finfo(dt._np).tiny)  # ValueError for int dtypes, as TensorFlow
+    a = convert_to_tensor(alpha, dtype=dt)
+    b = convert_to_tensor(1 if beta is None else beta, dtype=dt)
+    if b.shape.rank != 0:  # one draw per element of broadcast(alpha, beta)
+        a = a + zeros_like(b)
+    sample = _draw(gamma_op, (a,), shape, dtype=dt, gen=stream(seed, (gamma_op, dt)))
+    return maximum(tiny, sample / b)
+
+
+def poisson(shape, lam, dtype=D.float32, seed=None, name=None):
+    """Poisson(lam) samples of shape ``shape + lam.shape`` (float or int ``dtype``; ``lam`` keeps
+    its own float or int dtype)."""
+    dt = D.as_dtype(dtype)
+    lam = convert_to_tensor(lam)
+    return _draw(poisson_op, (lam,), shape, dtype=dt, gen=stream(seed, (poisson_op, dt)))
 
 
 # --- categorical, shuffle ------------------------------------------------------------------

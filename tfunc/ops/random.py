@@ -286,6 +286,98 @@ shuffle_op = register(
 )
 
 
+# --- gamma and poisson: one draw per parameter, the shape's dims first ---------------------
+
+
+def _draw_params(xp, rng, params, shape, gamma):
+    """Standard gamma (``gamma``) or Poisson draws of ``shape`` (its trailing dims those of
+    ``params``), as TensorFlow's kernels: alpha = 0 and a rate <= 0 give 0, a negative alpha
+    and NaN give NaN."""
+    p = xp.broadcast_to(params.astype(np.float64), shape)
+    ok = p > 0  # (False for NaN)
+    safe = xp.where(ok, p, 1.0)
+    r = rng.standard_gamma(safe) if gamma else rng.poisson(safe).astype(np.float64)
+    bad = xp.isnan(p) | (p < 0) if gamma else xp.isnan(p)
+    return xp.where(ok, r, xp.where(bad, np.nan, 0.0))
+
+
+def _gamma_impl(xp, alpha, *dims, shape, dtype, gen):
+    r = _draw_params(xp, gen.get(xp), alpha, _run_shape(dims, shape) + alpha.shape, True)
+    return r.astype(dtype._np)
+
+
+def _poisson_impl(xp, lam, *dims, shape, dtype, gen):
+    r = _draw_params(xp, gen.get(xp), lam, _run_shape(dims, shape) + lam.shape, False)
+    if dtype.is_integer:  # (an invalid rate: TensorFlow's cast of NaN, the type's minimum)
+        return xp.where(xp.isnan(r), np.iinfo(dtype._np).min, r).astype(dtype._np)
+    return r.astype(dtype._np)
+
+
+def _params_infer(name, allowed_params, allowed_out):
+    """Inputs: the parameters (alpha or lam), then the run-time shape if any; the output has
+    the shape's dims, then the parameters'."""
+
+    def infer(specs, attrs):
+        params, dt = specs[0], attrs["dtype"]
+        check_dtype(name, params, allowed_params, "parameter")
+        check_dtype(name, Spec((), dt), allowed_out, "dtype")
+        _check_dims(name, specs[1:])
+        shape = attrs["shape"]
+        out = None if shape is None or params.shape is None else tuple(shape) + tuple(params.shape)
+        return (Spec(out, dt),)
+
+    return infer
+
+
+def _params_samples(kind):
+    def samples(rng):
+        def g(i):
+            return GeneratorHolder((5 if kind == "gamma" else 6, i))
+
+        p = np.array([0.5, 2.0, 7.0], np.float32)
+        dims = (np.array([2, 3], np.int64),)  # a shape known only at run time
+        out = [
+            S.Sample((p,), dict(gen=g(0), shape=(4,), dtype=D.float32)),
+            S.Sample((p.astype(np.float64).reshape(3, 1),), dict(gen=g(1), shape=(), dtype=D.float64)),
+            S.Sample((p,), dict(gen=g(2), shape=(0, 2), dtype=D.float16)),
+            S.Sample((np.array(3.0, np.float32), *dims), dict(gen=g(3), shape=(None, None), dtype=D.float32)),
+            S.Sample((np.array([-1.0, 0.0, np.nan], np.float32),), dict(gen=g(4), shape=(2,), dtype=D.float32)),
+        ]
+        if kind == "poisson":  # integer rates and samples
+            out.append(S.Sample((np.array([1, 4], np.int64),), dict(gen=g(5), shape=(3,), dtype=D.int32)))
+        return out
+
+    return samples
+
+
+_HALF_FLOATS = {D.float16, D.float32, D.float64}
+
+gamma_op = register(
+    OpDef(
+        name="random_gamma",
+        kind="other",
+        infer=_params_infer("random.gamma", _HALF_FLOATS, _HALF_FLOATS),
+        impl=_gamma_impl,
+        random=True,
+        stateful=True,
+        ref=_ref(_gamma_impl),
+        samples=_params_samples("gamma"),
+    )
+)
+poisson_op = register(
+    OpDef(
+        name="random_poisson",
+        kind="other",
+        infer=_params_infer("random.poisson", _HALF_FLOATS | {D.int32, D.int64}, _HALF_FLOATS | {D.int32, D.int64}),
+        impl=_poisson_impl,
+        random=True,
+        stateful=True,
+        ref=_ref(_poisson_impl),
+        samples=_params_samples("poisson"),
+    )
+)
+
+
 # --- stateless: a pure function of the seed ---------------------------------------------------
 
 
