@@ -21,10 +21,9 @@ from ..eager.convert import constant, convert_to_tensor
 from ..eager.dispatch import call
 from ..ops import spectral as S
 from ..ops.infer import normalize_axis
-from ..tracing.symbolic import constant_value
 from . import math_ops as m
 from .array_composites import roll, tensordot
-from .array_ops import concat, expand_dims, gather, reshape, shape, shape_list, tile, transpose
+from .array_ops import _required_static_ints, concat, expand_dims, gather, reshape, shape, shape_list, tile, transpose
 from .creation_ops import fill, ones
 from .creation_ops import range as tf_range
 from .indexing_ops import pad
@@ -62,20 +61,15 @@ __all__ = [
 
 def _static_int(value, what, fn):
     """``value`` as a Python int: a number, or a tensor whose value is known while tracing."""
-    v = constant_value(value) if hasattr(value, "dtype") else value
-    if v is None:
-        raise ValueError(f"{fn}: tfunc needs {what} known while tracing (a Python int or a constant), got {value!r}.")
-    try:
-        return int(np.asarray(v).item())
-    except (TypeError, ValueError):
-        raise ValueError(f"{fn}: {what} must be an integer, got {value!r}.") from None
+    values = _required_static_ints(value, what, fn)
+    if len(values) != 1:
+        raise ValueError(f"{fn}: {what} must be one integer, got {value!r}.")
+    return values[0]
 
 
 def _static_ints(value, count, what, fn):
-    v = constant_value(value) if hasattr(value, "dtype") else value
-    if v is None:
-        raise ValueError(f"{fn}: tfunc needs {what} known while tracing (Python ints or a constant), got {value!r}.")
-    values = [int(x) for x in np.atleast_1d(np.asarray(v)).tolist()]
+    """``count`` non-negative ints known while tracing (``fft_length``)."""
+    values = _required_static_ints(value, what, fn)
     if len(values) != count:
         raise ValueError(f"{fn}: {what} must have {count} element(s), got {value!r}.")
     if any(x < 0 for x in values):
