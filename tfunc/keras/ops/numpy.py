@@ -203,20 +203,12 @@ def cast(x, dtype):
 
 
 def shape(x):
-    """The static shape as a tuple (None for run-time dimensions, as Keras's ``ops.shape``
-    returns symbolic ones there)."""
-    s = convert_to_tensor(x).shape
-    if s.rank is None:
-        return tuple(array_ops.unstack(array_ops.shape(x)))
-    dynamic = None
-    dims = []
-    for i, d in enumerate(s.as_list()):
-        if d is None:
-            dynamic = array_ops.shape(x) if dynamic is None else dynamic
-            dims.append(dynamic[i])
-        else:
-            dims.append(d)
-    return tuple(dims)
+    """The shape as a tuple: ints where known while tracing, scalar tensors elsewhere (as
+    Keras's ``ops.shape`` gives symbolic dimensions)."""
+    t = convert_to_tensor(x)
+    if t.shape.rank is None:
+        return tuple(array_ops.unstack(array_ops.shape(t)))
+    return tuple(array_ops.shape_list(t))
 
 
 def ndim(x):
