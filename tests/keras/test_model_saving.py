@@ -416,6 +416,27 @@ def test_a_registered_subclassed_model_round_trips_with_its_arguments(tmp_path, 
     _same_outputs(model, again, x)
 
 
+def test_a_registered_subclass_built_functionally_in_init_round_trips(tmp_path, rng):
+    # such a model runs as a class derived from the user's (Keras injects Functional into its
+    # bases); the archive must still name the registered class, or loading cannot find it
+    @keras.saving.register_keras_serializable(package="tests")
+    class Wide(keras.Model):
+        def __init__(self, units=3, **kwargs):
+            inputs = keras.Input((4,))
+            super().__init__(inputs=inputs, outputs=layers.Dense(units)(inputs), **kwargs)
+            self.units = units
+
+        def get_config(self):
+            return {"units": self.units, "name": self.name}
+
+    model = Wide(5, name="wide")
+    assert keras.saving.serialize_keras_object(model)["registered_name"] == "tests>Wide"
+    model.save(tmp_path / "wide.keras")
+    again = keras.models.load_model(tmp_path / "wide.keras")
+    assert isinstance(again, Wide) and again.units == 5 and again.name == "wide"
+    _same_outputs(model, again, rng.standard_normal((2, 4)).astype("float32"))
+
+
 def test_operators_on_keras_tensors_are_saved_as_the_keras_ops_keras_records(tmp_path, rng):
     a = keras.Input((3,), name="a")
     h = layers.Dense(3)(a)

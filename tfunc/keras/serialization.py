@@ -60,6 +60,9 @@ def register_keras_serializable(package="Custom", name=None):
 
 def get_registered_name(obj) -> str:
     """The name ``obj`` (a class or function) was registered under, or its own name."""
+    # a subclassed model built in ``__init__`` as a functional one runs as a class derived from
+    # the user's (``models/model.py``): that class is the one registered
+    obj = vars(obj).get("_tfunc_functional_of", obj) if inspect.isclass(obj) else obj
     return _GLOBAL_CUSTOM_NAMES.get(obj, getattr(obj, "__name__", None))
 
 

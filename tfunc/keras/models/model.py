@@ -46,7 +46,8 @@ def _functional_class(cls):
         return cls
     sub = _FUNCTIONAL_SUBCLASSES.get(cls)
     if sub is None:
-        sub = type(cls.__name__, (cls, functional), {"__module__": cls.__module__, "__qualname__": cls.__qualname__})
+        namespace = {"__module__": cls.__module__, "__qualname__": cls.__qualname__, "_tfunc_functional_of": cls}
+        sub = type(cls.__name__, (cls, functional), namespace)
         _FUNCTIONAL_SUBCLASSES[cls] = sub
     return sub
 
