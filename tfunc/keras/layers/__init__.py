@@ -124,7 +124,7 @@ from .reshaping import (
     ZeroPadding2D,
     ZeroPadding3D,
 )
-from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell, StackedRNNCells
 from .separable_conv import (
     DepthwiseConv1D,
     SeparableConv1D,
@@ -159,6 +159,7 @@ __all__ = [
     "SimpleRNNCell",
     "LSTMCell",
     "GRUCell",
+    "StackedRNNCells",
     "RNN",
     "SimpleRNN",
     "LSTM",

@@ -12,7 +12,7 @@ from ...api import array_composites, array_ops
 from .. import serialization as _serialization
 from .base import Layer
 from .policy import PolicyLayer
-from .rnn import _state_sizes
+from .rnn import _state_count
 
 _MERGE_MODES = ("sum", "mul", "ave", "concat", None)
 
@@ -126,8 +126,24 @@ class Bidirectional(PolicyLayer):
             output_mask = (None, None) if self.merge_mode is None else None
         if not self.return_state:
             return output_mask
-        states = [None] * (2 * len(_state_sizes(self.forward_layer.cell)))
+        states = [None] * (2 * _state_count(self.forward_layer.cell))
         return list(output_mask if isinstance(output_mask, tuple) else (output_mask,)) + states
+
+    @property
+    def states(self):
+        """The forward layer's state variables, then the backward one's (stateful layers only)."""
+        if self.forward_layer.states and self.backward_layer.states:
+            return tuple(self.forward_layer.states + self.backward_layer.states)
+        return None
+
+    def reset_state(self):
+        if not self.stateful:
+            raise AttributeError("Layer must be stateful.")
+        self.forward_layer.reset_state()
+        self.backward_layer.reset_state()
+
+    def reset_states(self):
+        self.reset_state()
 
     def get_config(self):
         return {

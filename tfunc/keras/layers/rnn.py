@@ -15,17 +15,33 @@ A layer reads a built-in cell's weights once per sequence and runs the steps on 
 (a user's cell, any layer with ``state_size`` and ``call(inputs, states)``, is called at each
 step, as Keras calls it): eagerly and for a sequence length known while tracing, as a Python loop over the time
 steps; for a length known only at run time, as a graph while-loop.
+
+Dropout is Keras's ``DropoutRNNCell``: with ``training=True`` a cell draws its masks once per
+sequence (and once per direct call) and uses them at every step. An LSTM or GRU cell with
+``recurrent_dropout`` (or ``implementation=1``) has one mask per gate, and drops nothing at a rate
+of 1 (SimpleRNN drops everything). ``RNN([cell, ...])`` and ``StackedRNNCells`` chain cells (each
+one's output is the next one's input); ``stateful=True`` keeps the final states in variables, the
+next call's initial states, until ``reset_state()``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ...api import array_ops, control_flow_ops, creation_ops, indexing_ops, math_ops, nn_ops, reduction_ops
+from ...api import (
+    array_ops,
+    control_flow_ops,
+    creation_ops,
+    indexing_ops,
+    math_ops,
+    nn_ops,
+    random_ops,
+    reduction_ops,
+)
 from ...api.variables import Variable
 from ...core import dtypes as D
 from ...core import nest
-from ...core.context import ctx
+from ...core.context import ctx, init_scope
 from ...core.shapes import TensorShape
 from ...eager.convert import convert_to_tensor
 from ...eager.tensor import Tensor
@@ -36,14 +52,23 @@ from .. import serialization as _serialization
 from ..dtypes import keras_dtype
 from .base import Layer, refuse_unsupported
 from .policy import PolicyLayer
+from .regularization import in_training
 
 
-def _check_no_dropout(name, dropout, recurrent_dropout):
-    if float(dropout) != 0.0 or float(recurrent_dropout) != 0.0:
-        raise ValueError(
-            f"tfunc.keras {name} does not support dropout or recurrent_dropout; apply a Dropout layer to the "
-            "inputs instead."
-        )
+def _matmul(x, masks, kernel):
+    """``x @ kernel`` with ``x`` dropped out by a cell's masks (None: none): one mask for the whole
+    kernel, or one per gate, each for its gate's columns (Keras's ``implementation=1``)."""
+    if masks is None:
+        return nn_ops.matmul(x, kernel)
+    if len(masks) == 1:
+        return nn_ops.matmul(x * masks[0], kernel)
+    kernels = array_ops.split(kernel, len(masks), axis=1)
+    return array_ops.concat([nn_ops.matmul(x * m, k) for m, k in zip(masks, kernels)], axis=-1)
+
+
+def _batch(x):
+    """``x``'s batch size: an int when static, else read in the graph."""
+    return x.shape[0] if x.shape[0] is not None else array_ops.shape(x)[0]
 
 
 def _states_list(cell, states, n):
@@ -55,11 +80,63 @@ def _states_list(cell, states, n):
 
 
 class _Cell(PolicyLayer):
-    """A recurrent cell: ``step(inputs, states, weights)`` on weights read once by the caller."""
+    """A recurrent cell: ``step(inputs, states, weights)`` on weights (and dropout masks) read
+    once by the caller (:meth:`step_weights`)."""
+
+    _gates = 1  # dropout masks per input with implementation=1
+
+    def _set_dropout(self, dropout, recurrent_dropout, seed):
+        """Keras's settings: rates clipped to [0, 1]; recurrent dropout makes an LSTM or GRU cell
+        use implementation 1, which has a mask per gate."""
+        self.dropout = min(1.0, max(0.0, float(dropout)))
+        self.recurrent_dropout = min(1.0, max(0.0, float(recurrent_dropout)))
+        self.seed = seed
+        if self.recurrent_dropout != 0.0 and self._gates > 1:
+            self.implementation = 1
+        self._tfunc_masks = self._gates if getattr(self, "implementation", 2) == 1 else 1
+
+    def _drops(self, rate) -> bool:
+        """Whether a rate drops anything (LSTM and GRU cells skip a rate of 1, as Keras's)."""
+        return 0.0 < rate < 1.0
 
     def read_weights(self) -> dict:
         """The cell's weights as tensors in the compute dtype."""
         raise NotImplementedError
+
+    def step_weights(self, batch, training) -> dict:
+        """:meth:`read_weights` and the dropout masks of one sequence of ``batch`` rows:
+        ``input_masks`` and ``recurrent_masks`` (lists, or None where nothing is dropped)."""
+        weights = self.read_weights()
+        weights["input_masks"] = weights["recurrent_masks"] = None
+        parts = [
+            (key, width, rate)
+            for key, width, rate in (
+                ("input_masks", int(self.kernel.shape[0]), self.dropout),
+                ("recurrent_masks", self.units, self.recurrent_dropout),
+            )
+            if self._drops(rate)
+        ]
+        if not parts or training is None or training is False:
+            return weights
+        n = self._tfunc_masks
+        columns = [(width, rate) for _, width, rate in parts for _ in range(n)]  # one per mask
+        widths = [width for width, _ in columns]
+        dt = self._tfunc_compute
+        # per column: the rate of its mask, and the scale of a kept element (a rate of 1 drops all)
+        rates = np.concatenate([np.full(w, r) for w, r in columns]).astype(dt.as_numpy_dtype)
+        scales = np.concatenate([np.full(w, 1.0 / (1.0 - r) if r < 1.0 else 0.0) for w, r in columns])
+        scales = scales.astype(dt.as_numpy_dtype)
+        shape = [batch, sum(widths)] if isinstance(batch, int) else array_ops.stack([batch, sum(widths)])
+
+        def draw(_ones):
+            # one draw for all the masks: a seed then gives each mask its own values in a function too
+            kept = math_ops.greater_equal(random_ops.uniform(shape, dtype=dt, seed=self.seed), rates)
+            return math_ops.cast(kept, dt) * scales
+
+        masks = array_ops.split(in_training(creation_ops.ones(shape, dtype=dt), training, draw), widths, axis=1)
+        for i, (key, _, _) in enumerate(parts):
+            weights[key] = masks[i * n : (i + 1) * n]
+        return weights
 
     def step(self, inputs, states, weights):
         raise NotImplementedError
@@ -119,7 +196,6 @@ class SimpleRNNCell(_Cell):
             recurrent_constraint=recurrent_constraint,
             bias_constraint=bias_constraint,
         )
-        _check_no_dropout("SimpleRNNCell", dropout, recurrent_dropout)
         self.units = units
         self.activation = _activations.get(activation)
         self.use_bias = bool(use_bias)
@@ -129,10 +205,12 @@ class SimpleRNNCell(_Cell):
         self.kernel_regularizer = _regularizers.get(kernel_regularizer)
         self.recurrent_regularizer = _regularizers.get(recurrent_regularizer)
         self.bias_regularizer = _regularizers.get(bias_regularizer)
-        self.dropout = 0.0
-        self.recurrent_dropout = 0.0
+        self._set_dropout(dropout, recurrent_dropout, seed)
         self.state_size = units
         self.output_size = units
+
+    def _drops(self, rate) -> bool:
+        return rate > 0.0
 
     def build(self, input_shape):
         shape = TensorShape(input_shape)
@@ -170,16 +248,17 @@ class SimpleRNNCell(_Cell):
 
     def step(self, inputs, states, weights):
         (h_tm1,) = states
-        h = nn_ops.matmul(inputs, weights["kernel"])
+        h = _matmul(inputs, weights["input_masks"], weights["kernel"])
         if weights["bias"] is not None:
             h = nn_ops.bias_add(h, weights["bias"])
-        h = self.activation(h + nn_ops.matmul(h_tm1, weights["recurrent_kernel"]))
+        h = self.activation(h + _matmul(h_tm1, weights["recurrent_masks"], weights["recurrent_kernel"]))
         return h, [h]
 
     def call(self, inputs, states, training=None):
         nested = isinstance(states, (list, tuple))
         (h_tm1,) = _states_list(self, states, 1)
-        h, new = self.step(self._compute(inputs), [self._compute(h_tm1)], self.read_weights())
+        x = self._compute(inputs)
+        h, new = self.step(x, [self._compute(h_tm1)], self.step_weights(_batch(x), training))
         return h, (new if nested else h)
 
 
@@ -200,6 +279,8 @@ class LSTMCell(_Cell):
     default); ``bias``: ``(4*units,)``, with the forget-gate part set to 1 when ``unit_forget_bias``.
     """
 
+    _gates = 4
+
     def __init__(
         self,
         units,
@@ -218,10 +299,12 @@ class LSTMCell(_Cell):
         bias_constraint=None,
         dropout=0.0,
         recurrent_dropout=0.0,
+        seed=None,
         **kwargs,
     ):
-        kwargs.pop("implementation", None)
+        implementation = kwargs.pop("implementation", 2)
         super().__init__(**kwargs)
+        self.implementation = implementation
         units = int(units)
         if units <= 0:
             raise ValueError(
@@ -235,7 +318,6 @@ class LSTMCell(_Cell):
         self.kernel_regularizer = _regularizers.get(kernel_regularizer)
         self.recurrent_regularizer = _regularizers.get(recurrent_regularizer)
         self.bias_regularizer = _regularizers.get(bias_regularizer)
-        _check_no_dropout("LSTMCell", dropout, recurrent_dropout)
         self.units = units
         self.activation = _activations.get(activation)
         self.recurrent_activation = _activations.get(recurrent_activation)
@@ -244,8 +326,7 @@ class LSTMCell(_Cell):
         self.recurrent_initializer = _initializers.get(recurrent_initializer)
         self.bias_initializer = _initializers.get(bias_initializer)
         self.unit_forget_bias = bool(unit_forget_bias)
-        self.dropout = 0.0
-        self.recurrent_dropout = 0.0
+        self._set_dropout(dropout, recurrent_dropout, seed)
         self.state_size = [units, units]
         self.output_size = units
 
@@ -294,7 +375,9 @@ class LSTMCell(_Cell):
 
     def step(self, inputs, states, weights):
         h_tm1, c_tm1 = states
-        z = nn_ops.matmul(inputs, weights["kernel"]) + nn_ops.matmul(h_tm1, weights["recurrent_kernel"])
+        z = _matmul(inputs, weights["input_masks"], weights["kernel"]) + _matmul(
+            h_tm1, weights["recurrent_masks"], weights["recurrent_kernel"]
+        )
         if weights["bias"] is not None:
             z = nn_ops.bias_add(z, weights["bias"])
         z_i, z_f, z_c, z_o = array_ops.split(z, 4, axis=-1)
@@ -313,7 +396,8 @@ class LSTMCell(_Cell):
         ):
             raise ValueError(f"LSTMCell {self.name!r} expects states=[h, c] (a list of 2 tensors), got {states!r}.")
         h_tm1, c_tm1 = (self._compute(s) for s in _states_list(self, states, 2))
-        return self.step(self._compute(inputs), [h_tm1, c_tm1], self.read_weights())
+        x = self._compute(inputs)
+        return self.step(x, [h_tm1, c_tm1], self.step_weights(_batch(x), training))
 
 
 # --- GRUCell -------------------------------------------------------------------------------
@@ -333,6 +417,8 @@ class GRUCell(_Cell):
     ``(3*units,)`` (input bias only) without.  ``cell(inputs, h)`` returns ``(h_new, h_new)``;
     ``cell(inputs, [h])`` returns ``(h_new, [h_new])``.
     """
+
+    _gates = 3
 
     def __init__(
         self,
@@ -355,8 +441,9 @@ class GRUCell(_Cell):
         seed=None,
         **kwargs,
     ):
-        kwargs.pop("implementation", None)
+        implementation = kwargs.pop("implementation", 2)
         super().__init__(**kwargs)
+        self.implementation = implementation
         units = int(units)
         if units <= 0:
             raise ValueError(
@@ -370,7 +457,6 @@ class GRUCell(_Cell):
         self.kernel_regularizer = _regularizers.get(kernel_regularizer)
         self.recurrent_regularizer = _regularizers.get(recurrent_regularizer)
         self.bias_regularizer = _regularizers.get(bias_regularizer)
-        _check_no_dropout("GRUCell", dropout, recurrent_dropout)
         self.units = units
         self.activation = _activations.get(activation)
         self.recurrent_activation = _activations.get(recurrent_activation)
@@ -379,8 +465,7 @@ class GRUCell(_Cell):
         self.recurrent_initializer = _initializers.get(recurrent_initializer)
         self.bias_initializer = _initializers.get(bias_initializer)
         self.reset_after = bool(reset_after)
-        self.dropout = 0.0
-        self.recurrent_dropout = 0.0
+        self._set_dropout(dropout, recurrent_dropout, seed)
         self.state_size = units
         self.output_size = units
 
@@ -429,57 +514,142 @@ class GRUCell(_Cell):
     def step(self, inputs, states, weights):
         (h_tm1,) = states
         u = self.units
-        x = nn_ops.matmul(inputs, weights["kernel"])
+        x = _matmul(inputs, weights["input_masks"], weights["kernel"])
         if weights["input_bias"] is not None:
             x = nn_ops.bias_add(x, weights["input_bias"])
         x_z, x_r, x_h = array_ops.split(x, 3, axis=-1)
-        rk = weights["recurrent_kernel"]
+        rk, masks = weights["recurrent_kernel"], weights["recurrent_masks"]  # masks: one per gate
         if self.reset_after:
-            inner = nn_ops.matmul(h_tm1, rk)
+            inner = _matmul(h_tm1, masks, rk)
             if weights["recurrent_bias"] is not None:
                 inner = nn_ops.bias_add(inner, weights["recurrent_bias"])
             r_z, r_r, r_h = array_ops.split(inner, 3, axis=-1)
         else:
-            inner = nn_ops.matmul(h_tm1, rk[:, : 2 * u])
+            inner = _matmul(h_tm1, None if masks is None else masks[:2], rk[:, : 2 * u])
             r_z, r_r = array_ops.split(inner, 2, axis=-1)
         z = self.recurrent_activation(x_z + r_z)
         r = self.recurrent_activation(x_r + r_r)
         if self.reset_after:
             hh = self.activation(x_h + r * r_h)
         else:
-            hh = self.activation(x_h + nn_ops.matmul(r * h_tm1, rk[:, 2 * u :]))
+            h_h = h_tm1 if masks is None else h_tm1 * masks[2]
+            hh = self.activation(x_h + nn_ops.matmul(r * h_h, rk[:, 2 * u :]))
         h = z * h_tm1 + (1.0 - z) * hh
         return h, [h]
 
     def call(self, inputs, states, training=None):
         nested = isinstance(states, (list, tuple))
         (h_tm1,) = _states_list(self, states, 1)
-        h, new = self.step(self._compute(inputs), [self._compute(h_tm1)], self.read_weights())
+        x = self._compute(inputs)
+        h, new = self.step(x, [self._compute(h_tm1)], self.step_weights(_batch(x), training))
         return h, (new if nested else h)
 
 
-# --- RNN, LSTM, GRU ----------------------------------------------------------------------------
+# --- StackedRNNCells, RNN -------------------------------------------------------------------------
 
 
 def _state_sizes(cell) -> list:
-    """A cell's ``state_size`` as a list (one int per state tensor), as Keras's RNN keeps it."""
+    """A cell's ``state_size`` flattened (one int per state tensor; a stack's, cell by cell)."""
+    return [int(d) for d in nest.flatten(cell.state_size)]
+
+
+def _state_count(cell) -> int:
+    """The number of state entries an RNN returns with ``return_state`` (one per cell of a stack)."""
     size = cell.state_size
-    return [int(size)] if isinstance(size, (int, np.integer)) else [int(d) for d in size]
+    return len(size) if isinstance(size, (list, tuple)) else 1
+
+
+class StackedRNNCells(PolicyLayer):
+    """Cells run one after the other as one cell: each step, a cell's output is the next cell's
+    input and the last cell's output is the step's output. ``state_size`` is the list of the cells'
+    state sizes, and the states are nested the same way (``[[h1, c1], [h2]]`` for an LSTM cell
+    then a GRU cell); ``RNN([cell, ...])`` makes one. The weights are the cells', in order."""
+
+    def __init__(self, cells, **kwargs):
+        super().__init__(**kwargs)
+        for cell in cells:
+            if not callable(getattr(cell, "call", None)):
+                raise ValueError(f"All cells must have a `call` method. Received cell without a `call` method: {cell}")
+            if getattr(cell, "state_size", None) is None:
+                raise ValueError(
+                    f"All cells must have a `state_size` attribute. Received cell without a `state_size`: {cell}"
+                )
+        self.cells = list(cells)
+
+    @property
+    def state_size(self):
+        return [c.state_size for c in self.cells]
+
+    @property
+    def output_size(self):
+        last = self.cells[-1]
+        if getattr(last, "output_size", None) is not None:
+            return last.output_size
+        return _state_sizes(last)[0]
+
+    def get_initial_state(self, batch_size=None):
+        """Each cell's ``get_initial_state(batch_size=...)``, or zeros (one tensor for an int
+        ``state_size``, a list for a list of sizes)."""
+        states = []
+        for cell in self.cells:
+            make = getattr(cell, "get_initial_state", None)
+            if make is not None:
+                states.append(make(batch_size=batch_size))
+                continue
+            dt = keras_dtype(self.compute_dtype)
+            zeros = [creation_ops.zeros((batch_size, d), dtype=dt) for d in _state_sizes(cell)]
+            states.append(zeros if isinstance(cell.state_size, (list, tuple)) else zeros[0])
+        return states
+
+    def build(self, input_shape):
+        shape = TensorShape(input_shape)
+        for cell in self.cells:
+            if isinstance(cell, Layer) and not cell.built:
+                cell.build(shape)
+                cell.built = True
+            size = getattr(cell, "output_size", None)
+            shape = TensorShape([shape[0], _state_sizes(cell)[0] if size is None else int(size)])
+        self.built = True
+
+    def call(self, inputs, states, training=None):
+        """``(output, new_states)``, the states nested as given (one entry per cell)."""
+        new_states = []
+        for cell, cell_states in zip(self.cells, states):
+            nested = isinstance(cell_states, (list, tuple))
+            inputs, new = cell(inputs, list(cell_states) if nested else [cell_states], training=training)
+            new = list(new) if isinstance(new, (list, tuple)) else [new]
+            new_states.append(new[0] if len(new) == 1 and not nested else new)
+        return inputs, new_states
+
+    def get_config(self):
+        return {**super().get_config(), "cells": [_serialization.serialize_keras_object(c) for c in self.cells]}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = dict(config)
+        cells = [_serialization.deserialize_keras_object(c, custom_objects) for c in config.pop("cells")]
+        return super().from_config(dict(config, cells=cells))
 
 
 class RNN(PolicyLayer):
     """Runs ``cell`` over the time axis of ``(batch, time, features)`` inputs.
 
-    ``cell``: a built-in cell, or a user's layer with ``state_size`` (an int, or a list of ints,
-    one per state) and ``call(inputs, states)`` returning ``(output, new_states)``, called with
-    the states as a list, as Keras calls it; its ``get_initial_state(batch_size=...)`` is used if
-    it has one, zeros otherwise.
+    ``cell``: a built-in cell, a :class:`StackedRNNCells` (or a list of cells, stacked), or a
+    user's layer with ``state_size`` (an int, or a list of ints, one per state) and
+    ``call(inputs, states)`` returning ``(output, new_states)``, called with the states as a list,
+    as Keras calls it; its ``get_initial_state(batch_size=...)`` is used if it has one, zeros
+    otherwise.
 
     Returns the last output, or every output ``(batch, time, output_size)`` with
     ``return_sequences``; with ``return_state`` also the final states (``output, h, c`` for an
-    LSTM cell, ``output, h`` for a GRU cell).  ``go_backwards`` runs the sequence in reverse (and
-    returns the outputs in the order they were computed, as Keras does).  ``initial_state`` (a
-    call argument) replaces the zero states.
+    LSTM cell, ``output, h`` for a GRU cell, ``output, [h1, c1], [h2]`` for a stack of the two).
+    ``go_backwards`` runs the sequence in reverse (and returns the outputs in the order they were
+    computed, as Keras does).  ``initial_state`` (a call argument) replaces the zero states.
+    ``training`` reaches the cells (their dropout).
+
+    ``stateful=True`` needs a static batch size (an ``Input(batch_size=...)``, or the first call's
+    inputs): the final states are kept in variables (:attr:`states`) and are the next call's
+    initial states, until :meth:`reset_state` sets them to zeros (``fit`` never does).
 
     A ``mask`` (batch, time) (given, or attached to the inputs by ``Embedding(mask_zero=True)``
     or ``Masking``) skips steps, as Keras does: a masked step keeps the states and outputs the
@@ -501,7 +671,7 @@ class RNN(PolicyLayer):
         **kwargs,
     ):
         if isinstance(cell, (list, tuple)):
-            raise ValueError("tfunc.keras RNN takes one cell: stacking cells (RNN([cell, ...])) is not supported.")
+            cell = StackedRNNCells(cell)
         if not callable(getattr(cell, "call", None)):
             raise ValueError(f"Argument `cell` should have a `call` method. Received: cell={cell}")
         if getattr(cell, "state_size", None) is None:
@@ -509,8 +679,6 @@ class RNN(PolicyLayer):
                 "The RNN cell should have a `state_size` attribute (single integer or list of integers, one "
                 f"integer per RNN state). Received: cell={cell}"
             )
-        if stateful:
-            raise ValueError("tfunc.keras recurrent layers do not support stateful=True.")
         if "time_major" in kwargs and kwargs.pop("time_major"):
             raise ValueError("tfunc.keras recurrent layers take (batch, time, features) inputs (time_major=False).")
         super().__init__(**kwargs)
@@ -518,10 +686,11 @@ class RNN(PolicyLayer):
         self.return_sequences = bool(return_sequences)
         self.return_state = bool(return_state)
         self.go_backwards = bool(go_backwards)
-        self.stateful = False
+        self.stateful = bool(stateful)
         self.unroll = bool(unroll)
         self.zero_output_for_mask = bool(zero_output_for_mask)
         self.supports_masking = True
+        self._tfunc_states = None  # stateful: the state variables (not weights, as in Keras)
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
@@ -533,6 +702,19 @@ class RNN(PolicyLayer):
     @property
     def units(self):
         return self.cell.units
+
+    @property
+    def states(self):
+        """A stateful layer's state variables, nested as the cell's states (None otherwise)."""
+        return self._tfunc_states
+
+    def reset_state(self):
+        """Sets a stateful layer's states to zeros."""
+        for v in nest.flatten(self._tfunc_states or []):
+            v.assign(creation_ops.zeros_like(v.read_value()))
+
+    def reset_states(self):
+        self.reset_state()
 
     @property
     def _output_size(self) -> int:
@@ -550,6 +732,22 @@ class RNN(PolicyLayer):
         if isinstance(self.cell, Layer) and not self.cell.built:
             self.cell.build(TensorShape([shape[0], shape[2]]))
             self.cell.built = True
+        if self.stateful and self._tfunc_states is None:
+            if shape[0] is None:
+                raise ValueError(
+                    "When using `stateful=True` in a RNN, the batch size must be static. Found dynamic batch "
+                    f"size: sequence.shape={tuple(shape.as_list())}"
+                )
+            with init_scope():
+                dummy = creation_ops.zeros((shape[0], 1, shape[2]), dtype=self._tfunc_compute)
+                self._tfunc_states = nest.map_structure(
+                    lambda s: Variable(
+                        math_ops.cast(s, self.dtype), trainable=False, name=f"{self.name}/rnn_state", dtype=self.dtype
+                    ),
+                    self._cell_states(dummy, self.cell),
+                )
+        elif self.stateful:
+            self.reset_state()
         self.built = True
 
     def _zeros(self, x, size):
@@ -559,24 +757,40 @@ class RNN(PolicyLayer):
             return creation_ops.zeros((batch, size), dtype=x.dtype)
         return nn_ops.matmul(x[:, 0, :], creation_ops.zeros((x.shape[2], size), dtype=x.dtype))
 
-    def _initial_states(self, x):
-        make = getattr(self.cell, "get_initial_state", None)
-        if make is None or isinstance(self.cell, _Cell):
-            return [self._zeros(x, d) for d in _state_sizes(self.cell)]
-        batch = x.shape[0] if x.shape[0] is not None else array_ops.shape(x)[0]
-        states = make(batch_size=batch)
-        return [self._compute(s) for s in (states if isinstance(states, (list, tuple)) else [states])]
+    def _cell_states(self, x, cell):
+        """``cell``'s initial states for inputs ``x``, nested as Keras nests them: a list for a
+        built-in cell or a list ``state_size``, a list per cell for a stack, else one tensor."""
+        if isinstance(cell, StackedRNNCells):
+            return [self._cell_states(x, c) for c in cell.cells]
+        make = getattr(cell, "get_initial_state", None)
+        if make is None or isinstance(cell, _Cell):
+            zeros = [self._zeros(x, d) for d in _state_sizes(cell)]
+            return zeros if make is not None or isinstance(cell.state_size, (list, tuple)) else zeros[0]
+        return nest.map_structure(self._compute, make(batch_size=_batch(x)))
 
-    def _step_fn(self):
-        """``step(x_t, states) -> (output, new_states)``: a built-in cell's step on its weights read
-        once; a user's cell called at each step, its new states made a list."""
-        if isinstance(self.cell, _Cell):
-            weights = self.cell.read_weights()
-            return lambda xt, states: self.cell.step(xt, states, weights)
+    def _step_fn(self, cell, batch, training):
+        """``step(x_t, states) -> (output, new_states)`` on flat lists of states: a built-in
+        cell's step on its weights and dropout masks read once; a stack's cells in turn; a user's
+        cell called at each step, its new states made a list."""
+        if isinstance(cell, _Cell):
+            weights = cell.step_weights(batch, training)
+            return lambda xt, states: cell.step(xt, states, weights)
+        if isinstance(cell, StackedRNNCells):
+            steps = [(self._step_fn(c, batch, training), len(_state_sizes(c))) for c in cell.cells]
+
+            def stacked(xt, states):
+                new, start = [], 0
+                for step, n in steps:
+                    xt, cell_new = step(xt, states[start : start + n])
+                    new += cell_new
+                    start += n
+                return xt, new
+
+            return stacked
 
         def step(xt, states):
-            out, new = self.cell(xt, list(states))
-            return out, list(new) if isinstance(new, (list, tuple)) else [new]
+            out, new = cell(xt, list(states))
+            return out, nest.flatten(new)
 
         return step
 
@@ -586,12 +800,24 @@ class RNN(PolicyLayer):
             raise ValueError(
                 f"{type(self).__name__} {self.name!r} expects (batch, time, features) inputs, got {x.shape}."
             )
-        states = (
-            self._initial_states(x)
-            if initial_state is None
-            else [self._compute(s) for s in _states_list(self.cell, initial_state, len(_state_sizes(self.cell)))]
-        )
-        step = self._step_fn()
+        if self.stateful:
+            expected = nest.flatten(self._tfunc_states)[0].shape[0]
+            if x.shape[0] is not None and x.shape[0] != expected:
+                raise ValueError(
+                    "If an RNN is stateful, the batch size of the input sequences must be the same as the batch "
+                    f"size of the initial state. \n- Expected batch size: {expected}\n- Received batch size: "
+                    f"{x.shape[0]}"
+                )
+        if initial_state is None:
+            initial_state = self._tfunc_states if self.stateful else self._cell_states(x, self.cell)
+        structure = list(initial_state) if isinstance(initial_state, (list, tuple)) else [initial_state]
+        states = [self._compute(s.read_value() if isinstance(s, Variable) else s) for s in nest.flatten(structure)]
+        if len(states) != len(_state_sizes(self.cell)):
+            raise ValueError(
+                f"{type(self.cell).__name__} {self.cell.name!r} expects {len(_state_sizes(self.cell))} state "
+                f"tensor(s), got {initial_state!r}."
+            )
+        step = self._step_fn(self.cell, _batch(x), training)
         if mask is not None:
             step = self._masked(step)
             mask = math_ops.cast(mask, D.bool)
@@ -600,9 +826,12 @@ class RNN(PolicyLayer):
             outputs, states = self._unrolled(x, mask, states, step)
         else:
             outputs, states = self._looped(x, mask, states, step)
+        if self.stateful:
+            for v, s in zip(nest.flatten(self._tfunc_states), states):
+                v.assign(math_ops.cast(s, v.dtype))
         if not self.return_state:
             return outputs
-        return (outputs, *states)
+        return (outputs, *nest.pack_sequence_as(structure, states))
 
     def _masked(self, step):
         """``step`` for a masked sequence: ``(x_t, mask_t, states, previous output)``, where a
@@ -688,7 +917,7 @@ class RNN(PolicyLayer):
         mask = nest.flatten(mask)[0] if isinstance(mask, (list, tuple)) else mask
         output_mask = mask if self.return_sequences else None
         if self.return_state:
-            return [output_mask] + [None] * len(_state_sizes(self.cell))
+            return [output_mask] + [None] * _state_count(self.cell)
         return output_mask
 
     def compute_output_shape(self, input_shape):
@@ -697,12 +926,30 @@ class RNN(PolicyLayer):
         return TensorShape([n, t, size] if self.return_sequences else [n, size])
 
 
-class SimpleRNN(RNN):
+class _CellRNN(RNN):
+    """SimpleRNN, LSTM and GRU: their configs write the cell's dropout settings (rates clipped
+    to [0, 1]), as Keras's."""
+
+    @property
+    def dropout(self):
+        return self.cell.dropout
+
+    @property
+    def recurrent_dropout(self):
+        return self.cell.recurrent_dropout
+
+    @property
+    def seed(self):
+        return self.cell.seed
+
+
+class SimpleRNN(_CellRNN):
     """A fully connected RNN whose output is fed back as its input (an :class:`RNN` of a
     :class:`SimpleRNNCell`); its weights are the cell's ``kernel``, ``recurrent_kernel`` and
     ``bias``, as in Keras."""
 
     _tfunc_config_lists_activity_regularizer = True
+    _tfunc_config_skip = frozenset({"seed"})  # not in Keras's config either
 
     def __init__(
         self,
@@ -745,6 +992,7 @@ class SimpleRNN(RNN):
             bias_constraint=bias_constraint,
             dropout=dropout,
             recurrent_dropout=recurrent_dropout,
+            seed=seed,
             dtype=kwargs.get("dtype"),
         )
         super().__init__(
@@ -760,7 +1008,7 @@ class SimpleRNN(RNN):
         )
 
 
-class LSTM(RNN):
+class LSTM(_CellRNN):
     """Long short-term memory over a sequence (an :class:`RNN` of an :class:`LSTMCell`); its
     weights are the cell's ``kernel``, ``recurrent_kernel`` and ``bias``, as in Keras."""
 
@@ -813,6 +1061,8 @@ class LSTM(RNN):
             bias_constraint=bias_constraint,
             dropout=dropout,
             recurrent_dropout=recurrent_dropout,
+            seed=seed,
+            implementation=kwargs.pop("implementation", 2),
             dtype=kwargs.get("dtype"),
         )
         super().__init__(
@@ -828,7 +1078,7 @@ class LSTM(RNN):
         )
 
 
-class GRU(RNN):
+class GRU(_CellRNN):
     """Gated recurrent unit over a sequence (an :class:`RNN` of a :class:`GRUCell`); its weights
     are the cell's ``kernel``, ``recurrent_kernel`` and ``bias``, as in Keras."""
 
@@ -881,6 +1131,8 @@ class GRU(RNN):
             dropout=dropout,
             recurrent_dropout=recurrent_dropout,
             reset_after=reset_after,
+            seed=seed,
+            implementation=kwargs.pop("implementation", 2),
             dtype=kwargs.get("dtype"),
         )
         super().__init__(
