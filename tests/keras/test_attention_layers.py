@@ -252,8 +252,6 @@ def test_multi_head_attention_refuses_what_it_does_not_implement():
         keras.layers.MultiHeadAttention(2, 3, use_gate=True)
     with pytest.raises(ValueError, match="flash_attention"):
         keras.layers.MultiHeadAttention(2, 3, flash_attention=True)
-    with pytest.raises(ValueError, match="kernel_constraint"):
-        keras.layers.MultiHeadAttention(2, 3, kernel_constraint="non_neg")
     with pytest.raises(ValueError, match="key_dim"):
         keras.layers.MultiHeadAttention(2, 0)
     m = keras.layers.MultiHeadAttention(2, 3)

@@ -273,10 +273,6 @@ def test_spatial_dropout_drops_whole_feature_maps(cls, shape, kwargs, kept_axes)
 
 
 def test_new_layers_refuse_what_they_do_not_implement():
-    with pytest.raises(ValueError, match="gamma_constraint"):
-        keras.layers.GroupNormalization(gamma_constraint="non_neg")
-    with pytest.raises(ValueError, match="alpha_constraint"):
-        keras.layers.PReLU(alpha_constraint="non_neg")
     with pytest.raises(ValueError, match="lora_rank"):
         keras.layers.EinsumDense("ab,bc->ac", 3, lora_rank=2)
     with pytest.raises(ValueError, match="rate"):

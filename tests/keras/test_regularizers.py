@@ -217,8 +217,3 @@ def test_activity_regularizer_on_any_layer_and_settable():
     assert [float(v) for v in scalar.losses] == [2.0]
     scalar(tf.zeros((0, 3)))  # an empty batch gives 0, not NaN (divide_no_nan)
     assert [float(v) for v in scalar.losses] == [0.0]
-
-
-def test_constraints_are_still_refused():
-    with pytest.raises(ValueError, match="kernel_constraint"):
-        layers.Dense(2, kernel_constraint=lambda w: w)

@@ -644,9 +644,6 @@ def test_separable_and_depthwise_values_weights_and_shapes(name, kwargs, shape, 
 @pytest.mark.parametrize(
     "make",
     [
-        lambda: layers.SeparableConv2D(2, 3, depthwise_constraint="non_neg"),
-        lambda: layers.SeparableConv1D(2, 3, pointwise_constraint="non_neg"),
-        lambda: layers.DepthwiseConv1D(3, bias_constraint="non_neg"),
         lambda: layers.SeparableConv2D(2, 3, strides=2, dilation_rate=2),
         lambda: layers.SeparableConv1D(2, 3, padding="causal"),
         lambda: layers.DepthwiseConv1D(3, depth_multiplier=0),

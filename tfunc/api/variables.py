@@ -117,12 +117,29 @@ class Variable:
 
     _is_tfunc_variable = True
     __array_priority__ = 100
+    # A projection ``f(value) -> value`` that Keras optimizers assign to the variable after each
+    # update (TensorFlow's ``constraint=`` argument, Keras 3's ``add_weight(constraint=)``).
+    constraint = None
 
     def __init__(
-        self, initial_value=None, trainable=True, name=None, dtype=None, shape=None, validate_shape=True, **unused
+        self,
+        initial_value=None,
+        trainable=True,
+        name=None,
+        dtype=None,
+        shape=None,
+        validate_shape=True,
+        constraint=None,
+        **unused,
     ):
         if initial_value is None:
             raise ValueError("Variable needs an initial_value.")
+        if constraint is not None:
+            if not callable(constraint):
+                raise ValueError(
+                    f"Argument `constraint` must be None or a callable. Got a {type(constraint)}:  {constraint}"
+                )
+            self.constraint = constraint
         if callable(initial_value):
             initial_value = initial_value()
         self._unique_id = next(_ids)

@@ -95,6 +95,10 @@ class Optimizer(Module):
       variables are updated with their mean (``iterations`` counts those updates);
     * ``loss_scale_factor``: :meth:`scale_loss` multiplies the loss by it and ``apply_gradients``
       divides the gradients by it.
+
+    A variable with a ``constraint`` (``add_weight(constraint=)``, ``tf.Variable(constraint=)``)
+    is assigned ``constraint(variable)`` at the end of every ``apply_gradients`` that gives it a
+    gradient, as in Keras 3 (read at every call: one set after the optimizer was built counts too).
     """
 
     _tfunc_is_optimizer = True
@@ -402,6 +406,9 @@ class Optimizer(Module):
             self._clip_and_update(grads, variables)
         if self.use_ema:
             self._update_averages()
+        for v in variables:  # Keras: after the update (and the averages)
+            if v.constraint is not None:
+                v.assign(v.constraint(v))
         return self._tfunc_iterations.assign_add(convert_to_tensor(1, dtype=D.int64))
 
     def _clip_and_update(self, grads, variables):

@@ -6,9 +6,9 @@ from ...api import math_ops, nn_ops, reduction_ops
 from ...core.shapes import TensorShape
 from ...eager.convert import convert_to_tensor
 from .. import activations as _activations
+from .. import constraints as _constraints
 from .. import initializers as _initializers
 from .. import regularizers as _regularizers
-from .base import refuse_unsupported
 from .policy import PolicyLayer
 
 
@@ -116,9 +116,9 @@ class PReLU(_Elementwise):
         self, alpha_initializer="Zeros", alpha_regularizer=None, alpha_constraint=None, shared_axes=None, **kwargs
     ):
         super().__init__(**kwargs)
-        refuse_unsupported(alpha_constraint=alpha_constraint)
         self.alpha_initializer = _initializers.get(alpha_initializer)
         self.alpha_regularizer = _regularizers.get(alpha_regularizer)
+        self.alpha_constraint = _constraints.get(alpha_constraint)
         if shared_axes is None:
             self.shared_axes = None
         else:
@@ -129,7 +129,11 @@ class PReLU(_Elementwise):
         for axis in self.shared_axes or ():
             shape[axis - 1] = 1
         self.alpha = self.add_weight(
-            shape=tuple(shape), name="alpha", initializer=self.alpha_initializer, regularizer=self.alpha_regularizer
+            shape=tuple(shape),
+            name="alpha",
+            initializer=self.alpha_initializer,
+            regularizer=self.alpha_regularizer,
+            constraint=self.alpha_constraint,
         )
         self.built = True
 

@@ -17,6 +17,7 @@ from ...api import array_ops, creation_ops, linalg_ops, math_ops, nn_ops, random
 from ...core.context import init_scope
 from ...core.shapes import TensorShape
 from ...eager.convert import convert_to_tensor
+from .. import constraints as _constraints
 from .activation_layers import Softmax
 from .base import (
     Layer,
@@ -26,7 +27,6 @@ from .base import (
     _shape_config,
     _shape_from_config,
     get_keras_mask,
-    refuse_unsupported,
     set_keras_mask,
 )
 from .einsum_dense import EinsumDense
@@ -125,7 +125,6 @@ class MultiHeadAttention(PolicyLayer):
                     f"Received: {arg}={value}"
                 )
         super().__init__(**kwargs)
-        refuse_unsupported(kernel_constraint=kernel_constraint, bias_constraint=bias_constraint)
         if flash_attention:
             raise ValueError("tfunc.keras MultiHeadAttention does not support `flash_attention`.")
         if use_gate:
@@ -153,6 +152,9 @@ class MultiHeadAttention(PolicyLayer):
         self._bias_initializer = bias_initializer
         self._kernel_regularizer = kernel_regularizer
         self._bias_regularizer = bias_regularizer
+        # one object each, shared by the four projections (as Keras)
+        self._kernel_constraint = _constraints.get(kernel_constraint)
+        self._bias_constraint = _constraints.get(bias_constraint)
         self._sublayer_activity_regularizer = activity_regularizer  # the projections', as in Keras
         self.seed = seed
 
@@ -180,8 +182,8 @@ class MultiHeadAttention(PolicyLayer):
             kernel_regularizer=_config_value("kernel_regularizer", self._kernel_regularizer),
             bias_regularizer=_config_value("bias_regularizer", self._bias_regularizer),
             activity_regularizer=_config_value("activity_regularizer", self._sublayer_activity_regularizer),
-            kernel_constraint=None,
-            bias_constraint=None,
+            kernel_constraint=_config_value("kernel_constraint", self._kernel_constraint),
+            bias_constraint=_config_value("bias_constraint", self._bias_constraint),
             seed=self.seed,
         )
         return config
@@ -199,6 +201,8 @@ class MultiHeadAttention(PolicyLayer):
             kernel_regularizer=self._kernel_regularizer,
             bias_regularizer=self._bias_regularizer,
             activity_regularizer=self._sublayer_activity_regularizer,
+            kernel_constraint=self._kernel_constraint,
+            bias_constraint=self._bias_constraint,
             dtype=self.dtype_policy,
         )
 

@@ -27,6 +27,7 @@ from ...eager.tensor import Tensor
 from ...function.autograph import convert
 from ...module import Module
 from .. import activations as _activations
+from .. import constraints as _constraints
 from .. import initializers as _initializers
 from .. import keras_tensor as _keras_tensor
 from .. import regularizers as _regularizers
@@ -223,6 +224,8 @@ def _config_value(param: str, value):
         return _serialization.serialize_keras_object(init) if isinstance(init, _initializers.Initializer) else init
     if param.endswith("_regularizer"):
         return None if value is None else _regularizers.serialize(_regularizers.get(value))
+    if param.endswith("_constraint"):
+        return None if value is None else _constraints.serialize(_constraints.get(value))
     if param in ("activation", "recurrent_activation"):
         return _activations.serialize(_activations.get(value))
     if isinstance(value, Layer):
@@ -438,6 +441,8 @@ class Layer(Module):
         zeros otherwise. The initial value is computed eagerly, even while a function is traced.
         ``regularizer`` (a name, Regularizer or callable): its penalty on the weight's current value
         is in :attr:`losses` while the weight is trainable (Keras keeps it as ``variable.regularizer``).
+        ``constraint`` (a name, Constraint or callable): kept as ``variable.constraint``; optimizers
+        assign ``constraint(variable)`` to the weight after each update.
         """
         if kwargs:
             raise TypeError(f"Unknown keyword argument(s) passed to add_weight: {sorted(kwargs)}")
@@ -454,8 +459,6 @@ class Layer(Module):
                 if keyword is not None:
                     raise ValueError(f"`{key}` was passed both positionally and as a keyword argument.")
             shape, initializer, dtype = list(args) + keywords[len(args) :]
-        if constraint is not None:
-            raise ValueError("tfunc.keras does not support weight constraints (add_weight(constraint=...)).")
         dt = self._tfunc_dtype if dtype is None else keras_dtype(dtype)
         shape = (
             ()
@@ -479,7 +482,13 @@ class Layer(Module):
                     f"The initializer of weight {name!r} of layer {self.name!r} returned shape "
                     f"{tuple(value.shape.as_list())}, expected {tuple(shape)}."
                 )
-            var = Variable(value, trainable=trainable, name=f"{self.name}/{name}", dtype=dt)
+            var = Variable(
+                value,
+                trainable=trainable,
+                name=f"{self.name}/{name}",
+                dtype=dt,
+                constraint=_constraints.get(constraint),  # applied by the optimizers
+            )
         var.regularizer = _regularizers.get(regularizer)  # read by ``losses``; None for most weights
         self._tfunc_weights.append(var)
         return var
@@ -898,8 +907,8 @@ class OperatorLayer(Layer):
 
 
 def refuse_unsupported(**options) -> None:
-    """Raises for the first Keras option given that tfunc's layers do not implement (weight
-    constraints): silently ignoring one would train a different model."""
+    """Raises for the first Keras option given that tfunc's layers do not implement: silently
+    ignoring one would train a different model."""
     for arg, v in options.items():
         if v is not None:
             raise ValueError(f"tfunc.keras layers do not support `{arg}`.")

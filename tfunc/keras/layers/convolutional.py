@@ -7,9 +7,10 @@ from __future__ import annotations
 from ...api import array_ops, indexing_ops, nn_composites, nn_ops
 from ...core.shapes import TensorShape
 from .. import activations as _activations
+from .. import constraints as _constraints
 from .. import initializers as _initializers
 from .. import regularizers as _regularizers
-from .base import _ndim_error, _pair, _single, refuse_unsupported
+from .base import _ndim_error, _pair, _single
 from .conv_utils import (
     data_format_arg,
     from_channels_last,
@@ -95,9 +96,10 @@ class _Conv(PolicyLayer):
         if pad not in self._paddings:
             allowed = ", ".join(f"'{p}'" for p in self._paddings)
             raise ValueError(f"The `padding` argument must be one of {allowed}. Received: {padding!r}")
-        refuse_unsupported(kernel_constraint=kernel_constraint, bias_constraint=bias_constraint)
         self.kernel_regularizer = _regularizers.get(kernel_regularizer)
         self.bias_regularizer = _regularizers.get(bias_regularizer)
+        self.kernel_constraint = _constraints.get(kernel_constraint)
+        self.bias_constraint = _constraints.get(bias_constraint)
         self.kernel_size = self._window(kernel_size, "kernel_size")
         self.strides = self._window(strides, "strides")
         self.dilation_rate = self._window(dilation_rate, "dilation_rate")
@@ -126,10 +128,15 @@ class _Conv(PolicyLayer):
             shape=(*self.kernel_size, channels // self.groups, self.filters),
             initializer=self.kernel_initializer,
             regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
         )
         self.bias = (
             self.add_weight(
-                name="bias", shape=(self.filters,), initializer=self.bias_initializer, regularizer=self.bias_regularizer
+                name="bias",
+                shape=(self.filters,),
+                initializer=self.bias_initializer,
+                regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
             )
             if self.use_bias
             else None
@@ -255,9 +262,10 @@ class DepthwiseConv2D(PolicyLayer):
         **kwargs,
     ):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
-        refuse_unsupported(depthwise_constraint=depthwise_constraint, bias_constraint=bias_constraint)
         self.depthwise_regularizer = _regularizers.get(depthwise_regularizer)
         self.bias_regularizer = _regularizers.get(bias_regularizer)
+        self.depthwise_constraint = _constraints.get(depthwise_constraint)
+        self.bias_constraint = _constraints.get(bias_constraint)
         if data_format not in (None, "channels_last"):
             raise ValueError(
                 f"tfunc.keras DepthwiseConv2D supports data_format='channels_last' only, got {data_format!r}."
@@ -283,6 +291,7 @@ class DepthwiseConv2D(PolicyLayer):
             shape=(kh, kw, channels, self.depth_multiplier),
             initializer=self.depthwise_initializer,
             regularizer=self.depthwise_regularizer,
+            constraint=self.depthwise_constraint,
         )
         self.bias = (
             self.add_weight(
@@ -290,6 +299,7 @@ class DepthwiseConv2D(PolicyLayer):
                 shape=(channels * self.depth_multiplier,),
                 initializer=self.bias_initializer,
                 regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
             )
             if self.use_bias
             else None
@@ -357,9 +367,10 @@ class _ConvTranspose(PolicyLayer):
         **kwargs,
     ):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
-        refuse_unsupported(kernel_constraint=kernel_constraint, bias_constraint=bias_constraint)
         self.kernel_regularizer = _regularizers.get(kernel_regularizer)
         self.bias_regularizer = _regularizers.get(bias_regularizer)
+        self.kernel_constraint = _constraints.get(kernel_constraint)
+        self.bias_constraint = _constraints.get(bias_constraint)
         self.filters = int(filters)
         if self.filters <= 0:
             raise ValueError(
@@ -392,10 +403,15 @@ class _ConvTranspose(PolicyLayer):
             shape=(*self.kernel_size, self.filters, channels),
             initializer=self.kernel_initializer,
             regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
         )
         self.bias = (
             self.add_weight(
-                name="bias", shape=(self.filters,), initializer=self.bias_initializer, regularizer=self.bias_regularizer
+                name="bias",
+                shape=(self.filters,),
+                initializer=self.bias_initializer,
+                regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
             )
             if self.use_bias
             else None

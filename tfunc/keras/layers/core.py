@@ -7,9 +7,10 @@ from ...core import dtypes as D
 from ...core.shapes import TensorShape
 from ...eager.convert import convert_to_tensor
 from .. import activations as _activations
+from .. import constraints as _constraints
 from .. import initializers as _initializers
 from .. import regularizers as _regularizers
-from .base import _accepts, _ndim_error, refuse_unsupported
+from .base import _accepts, _ndim_error
 from .policy import PolicyLayer
 
 # --- Dense ---------------------------------------------------------------------------------
@@ -39,9 +40,10 @@ class Dense(PolicyLayer):
             raise ValueError(
                 f"Received an invalid value for `units`, expected a positive integer. Received: units={units}"
             )
-        refuse_unsupported(kernel_constraint=kernel_constraint, bias_constraint=bias_constraint)
         self.kernel_regularizer = _regularizers.get(kernel_regularizer)
         self.bias_regularizer = _regularizers.get(bias_regularizer)
+        self.kernel_constraint = _constraints.get(kernel_constraint)
+        self.bias_constraint = _constraints.get(bias_constraint)
         self.units = units
         self.activation = _activations.get(activation)
         self.use_bias = bool(use_bias)
@@ -64,6 +66,7 @@ class Dense(PolicyLayer):
             shape=(last, self.units),
             initializer=self.kernel_initializer,
             regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
             dtype=self.dtype,
             trainable=True,
         )
@@ -73,6 +76,7 @@ class Dense(PolicyLayer):
                 shape=(self.units,),
                 initializer=self.bias_initializer,
                 regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
                 dtype=self.dtype,
                 trainable=True,
             )
@@ -146,8 +150,8 @@ class Embedding(PolicyLayer):
                 "Both `input_dim` and `output_dim` should be positive, Received "
                 f"input_dim = {input_dim} and output_dim = {output_dim}"
             )
-        refuse_unsupported(embeddings_constraint=embeddings_constraint)
         self.embeddings_regularizer = _regularizers.get(embeddings_regularizer)
+        self.embeddings_constraint = _constraints.get(embeddings_constraint)
         self.mask_zero = bool(mask_zero)
         self.supports_masking = self.mask_zero
         self._tfunc_makes_masks = self.mask_zero
@@ -160,6 +164,7 @@ class Embedding(PolicyLayer):
             shape=(self.input_dim, self.output_dim),
             initializer=self.embeddings_initializer,
             regularizer=self.embeddings_regularizer,
+            constraint=self.embeddings_constraint,
         )
         self.built = True
 

@@ -11,6 +11,7 @@ from ...api import array_ops, linalg_ops, math_ops
 from ...core.shapes import TensorShape
 from ...eager.convert import convert_to_tensor
 from .. import activations as _activations
+from .. import constraints as _constraints
 from .. import initializers as _initializers
 from .. import regularizers as _regularizers
 from .base import Layer, _config_value, refuse_unsupported
@@ -129,8 +130,6 @@ class EinsumDense(PolicyLayer):
     ):
         super().__init__(**kwargs)
         refuse_unsupported(
-            kernel_constraint=kernel_constraint,
-            bias_constraint=bias_constraint,
             lora_rank=lora_rank,
             lora_alpha=lora_alpha,
             gptq_unpacked_column_size=gptq_unpacked_column_size,
@@ -144,6 +143,8 @@ class EinsumDense(PolicyLayer):
         self.bias_initializer = _initializers.get(bias_initializer)
         self.kernel_regularizer = _regularizers.get(kernel_regularizer)
         self.bias_regularizer = _regularizers.get(bias_regularizer)
+        self.kernel_constraint = _constraints.get(kernel_constraint)
+        self.bias_constraint = _constraints.get(bias_constraint)
 
     def build(self, input_shape):
         shape = TensorShape(input_shape).as_list()
@@ -155,6 +156,7 @@ class EinsumDense(PolicyLayer):
             shape=tuple(kernel_shape),
             initializer=_axes_initializer(self.kernel_initializer, kernel_shape, input_axes, output_axes),
             regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
         )
         self.bias = None
         if bias_shape is not None:
@@ -163,6 +165,7 @@ class EinsumDense(PolicyLayer):
                 shape=tuple(bias_shape),
                 initializer=self.bias_initializer,
                 regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
             )
         self.built = True
 
@@ -196,8 +199,8 @@ class EinsumDense(PolicyLayer):
             kernel_regularizer=_config_value("kernel_regularizer", self.kernel_regularizer),
             bias_regularizer=_config_value("bias_regularizer", self.bias_regularizer),
             activity_regularizer=_config_value("activity_regularizer", self.activity_regularizer),
-            kernel_constraint=None,
-            bias_constraint=None,
+            kernel_constraint=_config_value("kernel_constraint", self.kernel_constraint),
+            bias_constraint=_config_value("bias_constraint", self.bias_constraint),
             quantization_config=None,
         )
         return config

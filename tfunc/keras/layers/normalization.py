@@ -15,9 +15,10 @@ from ...core import dtypes as D
 from ...core.shapes import TensorShape
 from ...eager.convert import convert_to_tensor
 from ...eager.tensor import Tensor
+from .. import constraints as _constraints
 from .. import initializers as _initializers
 from .. import regularizers as _regularizers
-from .base import _is_symbolic, refuse_unsupported
+from .base import _is_symbolic
 from .policy import PolicyLayer
 
 _LOW = (D.float16, D.bfloat16)
@@ -73,7 +74,8 @@ class BatchNormalization(PolicyLayer):
         **kwargs,
     ):
         super().__init__(**kwargs)
-        refuse_unsupported(beta_constraint=beta_constraint, gamma_constraint=gamma_constraint)
+        self.beta_constraint = _constraints.get(beta_constraint)
+        self.gamma_constraint = _constraints.get(gamma_constraint)
         self.beta_regularizer = _regularizers.get(beta_regularizer)
         self.gamma_regularizer = _regularizers.get(gamma_regularizer)
         if synchronized:
@@ -99,14 +101,22 @@ class BatchNormalization(PolicyLayer):
         pshape = tuple(dims)
         self.gamma = (
             self.add_weight(
-                name="gamma", shape=pshape, initializer=self.gamma_initializer, regularizer=self.gamma_regularizer
+                name="gamma",
+                shape=pshape,
+                initializer=self.gamma_initializer,
+                regularizer=self.gamma_regularizer,
+                constraint=self.gamma_constraint,
             )
             if self.scale
             else None
         )
         self.beta = (
             self.add_weight(
-                name="beta", shape=pshape, initializer=self.beta_initializer, regularizer=self.beta_regularizer
+                name="beta",
+                shape=pshape,
+                initializer=self.beta_initializer,
+                regularizer=self.beta_regularizer,
+                constraint=self.beta_constraint,
             )
             if self.center
             else None
@@ -217,7 +227,8 @@ class LayerNormalization(PolicyLayer):
         **kwargs,
     ):
         super().__init__(**kwargs)
-        refuse_unsupported(beta_constraint=beta_constraint, gamma_constraint=gamma_constraint)
+        self.beta_constraint = _constraints.get(beta_constraint)
+        self.gamma_constraint = _constraints.get(gamma_constraint)
         self.beta_regularizer = _regularizers.get(beta_regularizer)
         self.gamma_regularizer = _regularizers.get(gamma_regularizer)
         # as Keras: a list (or tuple) is kept as a list, and build makes an int a one-item list
@@ -246,14 +257,22 @@ class LayerNormalization(PolicyLayer):
             raise ValueError(f"LayerNormalization {self.name!r}: axis {self.axis} of {shape} must have a known size.")
         self.gamma = (
             self.add_weight(
-                name="gamma", shape=dims, initializer=self.gamma_initializer, regularizer=self.gamma_regularizer
+                name="gamma",
+                shape=dims,
+                initializer=self.gamma_initializer,
+                regularizer=self.gamma_regularizer,
+                constraint=self.gamma_constraint,
             )
             if self.scale
             else None
         )
         self.beta = (
             self.add_weight(
-                name="beta", shape=dims, initializer=self.beta_initializer, regularizer=self.beta_regularizer
+                name="beta",
+                shape=dims,
+                initializer=self.beta_initializer,
+                regularizer=self.beta_regularizer,
+                constraint=self.beta_constraint,
             )
             if self.center and not self.rms_scaling
             else None
@@ -312,7 +331,8 @@ class GroupNormalization(PolicyLayer):
         **kwargs,
     ):
         super().__init__(**kwargs)
-        refuse_unsupported(beta_constraint=beta_constraint, gamma_constraint=gamma_constraint)
+        self.beta_constraint = _constraints.get(beta_constraint)
+        self.gamma_constraint = _constraints.get(gamma_constraint)
         self.groups = groups
         self.axis = axis
         self.epsilon = epsilon
@@ -339,14 +359,22 @@ class GroupNormalization(PolicyLayer):
             raise ValueError(f"Number of groups ({self.groups}) must be a multiple of the number of channels ({dim}).")
         self.gamma = (
             self.add_weight(
-                shape=(dim,), name="gamma", initializer=self.gamma_initializer, regularizer=self.gamma_regularizer
+                shape=(dim,),
+                name="gamma",
+                initializer=self.gamma_initializer,
+                regularizer=self.gamma_regularizer,
+                constraint=self.gamma_constraint,
             )
             if self.scale
             else None
         )
         self.beta = (
             self.add_weight(
-                shape=(dim,), name="beta", initializer=self.beta_initializer, regularizer=self.beta_regularizer
+                shape=(dim,),
+                name="beta",
+                initializer=self.beta_initializer,
+                regularizer=self.beta_regularizer,
+                constraint=self.beta_constraint,
             )
             if self.center
             else None

@@ -10,9 +10,10 @@ from __future__ import annotations
 from ...api import array_ops, nn_composites, nn_ops
 from ...core.shapes import TensorShape
 from .. import activations as _activations
+from .. import constraints as _constraints
 from .. import initializers as _initializers
 from .. import regularizers as _regularizers
-from .base import _ndim_error, refuse_unsupported
+from .base import _ndim_error
 from .conv_utils import output_length
 from .policy import PolicyLayer
 from .reshaping import _data_format, _positive_ints
@@ -123,11 +124,6 @@ class _SeparableConv(_DepthwiseBase):
         **kwargs,
     ):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
-        refuse_unsupported(
-            depthwise_constraint=depthwise_constraint,
-            pointwise_constraint=pointwise_constraint,
-            bias_constraint=bias_constraint,
-        )
         self.filters = int(filters)
         if self.filters <= 0:
             raise ValueError(
@@ -142,6 +138,9 @@ class _SeparableConv(_DepthwiseBase):
         self.depthwise_regularizer = _regularizers.get(depthwise_regularizer)
         self.pointwise_regularizer = _regularizers.get(pointwise_regularizer)
         self.bias_regularizer = _regularizers.get(bias_regularizer)
+        self.depthwise_constraint = _constraints.get(depthwise_constraint)
+        self.pointwise_constraint = _constraints.get(pointwise_constraint)
+        self.bias_constraint = _constraints.get(bias_constraint)
 
     def build(self, input_shape):
         channels = self._channels(input_shape)
@@ -151,16 +150,22 @@ class _SeparableConv(_DepthwiseBase):
             shape=(*self.kernel_size, channels, self.depth_multiplier),
             initializer=self.depthwise_initializer,
             regularizer=self.depthwise_regularizer,
+            constraint=self.depthwise_constraint,
         )
         self.pointwise_kernel = self.add_weight(
             name="pointwise_kernel",
             shape=(1,) * self._rank + (channels * self.depth_multiplier, self.filters),
             initializer=self.pointwise_initializer,
             regularizer=self.pointwise_regularizer,
+            constraint=self.pointwise_constraint,
         )
         self.bias = (
             self.add_weight(
-                name="bias", shape=(self.filters,), initializer=self.bias_initializer, regularizer=self.bias_regularizer
+                name="bias",
+                shape=(self.filters,),
+                initializer=self.bias_initializer,
+                regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
             )
             if self.use_bias
             else None
@@ -222,7 +227,6 @@ class DepthwiseConv1D(_DepthwiseBase):
         **kwargs,
     ):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
-        refuse_unsupported(depthwise_constraint=depthwise_constraint, bias_constraint=bias_constraint)
         self._window_arguments(kernel_size, strides, padding, data_format, dilation_rate, depth_multiplier)
         self.activation = _activations.get(activation)
         self.use_bias = bool(use_bias)
@@ -230,6 +234,8 @@ class DepthwiseConv1D(_DepthwiseBase):
         self.bias_initializer = _initializers.get(bias_initializer)
         self.depthwise_regularizer = _regularizers.get(depthwise_regularizer)
         self.bias_regularizer = _regularizers.get(bias_regularizer)
+        self.depthwise_constraint = _constraints.get(depthwise_constraint)
+        self.bias_constraint = _constraints.get(bias_constraint)
 
     def build(self, input_shape):
         channels = self._channels(input_shape)
@@ -239,6 +245,7 @@ class DepthwiseConv1D(_DepthwiseBase):
             shape=(*self.kernel_size, channels, self.depth_multiplier),
             initializer=self.depthwise_initializer,
             regularizer=self.depthwise_regularizer,
+            constraint=self.depthwise_constraint,
         )
         self.bias = (
             self.add_weight(
@@ -246,6 +253,7 @@ class DepthwiseConv1D(_DepthwiseBase):
                 shape=(channels * self.depth_multiplier,),
                 initializer=self.bias_initializer,
                 regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
             )
             if self.use_bias
             else None
