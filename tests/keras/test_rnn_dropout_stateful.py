@@ -406,3 +406,33 @@ def test_stateful_stack_and_bidirectional():
     assert not any(v.numpy().any() for v in bi.states)
     with pytest.raises(AttributeError, match="must be stateful"):
         layers.Bidirectional(layers.LSTM(2)).reset_state()
+
+
+# --- constraints -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("layer", [layers.SimpleRNN, layers.LSTM, layers.GRU])
+def test_recurrent_layers_write_and_apply_their_constraints(layer):
+    rnn = layer(
+        3, kernel_constraint="non_neg", recurrent_constraint=keras.constraints.MaxNorm(0.5), bias_constraint=None
+    )
+    config = rnn.get_config()
+    assert config["kernel_constraint"] == {  # as Keras 3.15 writes it
+        "module": "keras.constraints",
+        "class_name": "NonNeg",
+        "config": {},
+        "registered_name": None,
+    }
+    assert config["recurrent_constraint"]["config"] == {"max_value": 0.5, "axis": 0}
+    assert config["bias_constraint"] is None
+    model = keras.Sequential([keras.Input((4, 2)), rnn, layers.Dense(1)])
+    model.compile(keras.optimizers.SGD(0.5), "mse")
+    rng = np.random.default_rng(0)
+    x, y = rng.standard_normal((8, 4, 2)).astype("float32"), rng.standard_normal((8, 1)).astype("float32")
+    model.fit(x, y, epochs=2, verbose=0)
+    cell = rnn.cell
+    assert cell.kernel.numpy().min() >= 0.0  # NonNeg: negative entries set to 0
+    column_norms = np.sqrt((cell.recurrent_kernel.numpy() ** 2).sum(axis=0))
+    assert column_norms.max() <= 0.5 + 1e-6  # MaxNorm over axis 0
+    again = layer.from_config(config)
+    assert isinstance(again.cell.kernel_constraint, keras.constraints.NonNeg)

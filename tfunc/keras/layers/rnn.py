@@ -46,11 +46,12 @@ from ...core.shapes import TensorShape
 from ...eager.convert import convert_to_tensor
 from ...eager.tensor import Tensor
 from .. import activations as _activations
+from .. import constraints as _constraints
 from .. import initializers as _initializers
 from .. import regularizers as _regularizers
 from .. import serialization as _serialization
 from ..dtypes import keras_dtype
-from .base import Layer, refuse_unsupported
+from .base import Layer
 from .policy import PolicyLayer
 from .regularization import in_training
 
@@ -191,11 +192,9 @@ class SimpleRNNCell(_Cell):
             raise ValueError(
                 f"Received an invalid value for argument `units`, expected a positive integer, got {units}."
             )
-        refuse_unsupported(
-            kernel_constraint=kernel_constraint,
-            recurrent_constraint=recurrent_constraint,
-            bias_constraint=bias_constraint,
-        )
+        self.kernel_constraint = _constraints.get(kernel_constraint)
+        self.recurrent_constraint = _constraints.get(recurrent_constraint)
+        self.bias_constraint = _constraints.get(bias_constraint)
         self.units = units
         self.activation = _activations.get(activation)
         self.use_bias = bool(use_bias)
@@ -223,16 +222,22 @@ class SimpleRNNCell(_Cell):
             shape=(input_dim, u),
             initializer=self.kernel_initializer,
             regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
         )
         self.recurrent_kernel = self.add_weight(
             name="recurrent_kernel",
             shape=(u, u),
             initializer=self.recurrent_initializer,
             regularizer=self.recurrent_regularizer,
+            constraint=self.recurrent_constraint,
         )
         self.bias = (
             self.add_weight(
-                name="bias", shape=(u,), initializer=self.bias_initializer, regularizer=self.bias_regularizer
+                name="bias",
+                shape=(u,),
+                initializer=self.bias_initializer,
+                regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
             )
             if self.use_bias
             else None
@@ -310,11 +315,9 @@ class LSTMCell(_Cell):
             raise ValueError(
                 f"Received an invalid value for argument `units`, expected a positive integer, got {units}."
             )
-        refuse_unsupported(
-            kernel_constraint=kernel_constraint,
-            recurrent_constraint=recurrent_constraint,
-            bias_constraint=bias_constraint,
-        )
+        self.kernel_constraint = _constraints.get(kernel_constraint)
+        self.recurrent_constraint = _constraints.get(recurrent_constraint)
+        self.bias_constraint = _constraints.get(bias_constraint)
         self.kernel_regularizer = _regularizers.get(kernel_regularizer)
         self.recurrent_regularizer = _regularizers.get(recurrent_regularizer)
         self.bias_regularizer = _regularizers.get(bias_regularizer)
@@ -341,12 +344,14 @@ class LSTMCell(_Cell):
             shape=(input_dim, 4 * u),
             initializer=self.kernel_initializer,
             regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
         )
         self.recurrent_kernel = self.add_weight(
             name="recurrent_kernel",
             shape=(u, 4 * u),
             initializer=self.recurrent_initializer,
             regularizer=self.recurrent_regularizer,
+            constraint=self.recurrent_constraint,
         )
         if self.use_bias:
             if self.unit_forget_bias:
@@ -360,7 +365,11 @@ class LSTMCell(_Cell):
             else:
                 bias_initializer = self.bias_initializer
             self.bias = self.add_weight(
-                name="bias", shape=(4 * u,), initializer=bias_initializer, regularizer=self.bias_regularizer
+                name="bias",
+                shape=(4 * u,),
+                initializer=bias_initializer,
+                regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
             )
         else:
             self.bias = None
@@ -449,11 +458,9 @@ class GRUCell(_Cell):
             raise ValueError(
                 f"Received an invalid value for argument `units`, expected a positive integer, got {units}."
             )
-        refuse_unsupported(
-            kernel_constraint=kernel_constraint,
-            recurrent_constraint=recurrent_constraint,
-            bias_constraint=bias_constraint,
-        )
+        self.kernel_constraint = _constraints.get(kernel_constraint)
+        self.recurrent_constraint = _constraints.get(recurrent_constraint)
+        self.bias_constraint = _constraints.get(bias_constraint)
         self.kernel_regularizer = _regularizers.get(kernel_regularizer)
         self.recurrent_regularizer = _regularizers.get(recurrent_regularizer)
         self.bias_regularizer = _regularizers.get(bias_regularizer)
@@ -480,17 +487,23 @@ class GRUCell(_Cell):
             shape=(input_dim, 3 * u),
             initializer=self.kernel_initializer,
             regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
         )
         self.recurrent_kernel = self.add_weight(
             name="recurrent_kernel",
             shape=(u, 3 * u),
             initializer=self.recurrent_initializer,
             regularizer=self.recurrent_regularizer,
+            constraint=self.recurrent_constraint,
         )
         if self.use_bias:
             shape = (2, 3 * u) if self.reset_after else (3 * u,)
             self.bias = self.add_weight(
-                name="bias", shape=shape, initializer=self.bias_initializer, regularizer=self.bias_regularizer
+                name="bias",
+                shape=shape,
+                initializer=self.bias_initializer,
+                regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
             )
         else:
             self.bias = None
