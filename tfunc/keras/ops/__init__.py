@@ -10,22 +10,43 @@ from ..layers import operators as _operators
 from . import core as _core
 from . import nn as nn
 from . import numpy as _numpy
+from . import numpy_extra as _numpy_extra
 from . import symbolic as _symbolic
 from .core import *  # noqa: F403
 from .nn import *  # noqa: F403
 from .numpy import *  # noqa: F403
+from .numpy_extra import *  # noqa: F403
 from .promotion import is_tensor as is_tensor
 from .promotion import result_type as result_type
 
-_LINALG = ("cholesky", "det", "inv", "solve", "solve_triangular", "qr", "svd", "norm", "slogdet", "eigh", "lstsq")
-_MATH = ("top_k", "in_top_k", "logsumexp", "segment_sum", "segment_max", "erf", "erfinv", "rsqrt", "extract_sequences")
-# functions that take Python callables or answer about their argument: never operations
-_NOT_OPERATIONS = frozenset(
-    {"cond", "while_loop", "fori_loop", "scan", "map", "switch", "custom_gradient", "convert_to_numpy", "shape", "ndim"}
+_LINALG = (
+    "cholesky",
+    "det",
+    "inv",
+    "solve",
+    "solve_triangular",
+    "qr",
+    "svd",
+    "norm",
+    "slogdet",
+    "eigh",
+    "lstsq",
+    "cholesky_inverse",
 )
+_MATH = (
+    "top_k", "in_top_k", "logsumexp", "segment_sum", "segment_max", "segment_min", "segment_prod", "erf", "erfc",
+    "erfinv", "rsqrt", "extract_sequences", "fft", "fft2", "ifft2", "rfft", "irfft", "stft", "istft", "cdist",
+    "view_as_complex", "view_as_real",
+)  # fmt: skip
+# functions that take Python callables or answer about their argument: never operations
+# (``get_item`` on a KerasTensor is its own indexing)
+_NOT_OPERATIONS = frozenset(
+    {"cond", "while_loop", "fori_loop", "scan", "map", "switch", "custom_gradient", "convert_to_numpy", "shape", "ndim",
+     "associative_scan", "vectorized_map", "get_item"}
+)  # fmt: skip
 
 # Given KerasTensors, each function records an operation in the functional model (symbolic.py).
-for _module, _family in ((_numpy, "numpy"), (nn, "nn"), (_core, "core")):
+for _module, _family in ((_numpy, "numpy"), (_numpy_extra, "numpy"), (nn, "nn"), (_core, "core")):
     for _name in _module.__all__:
         if _name in _NOT_OPERATIONS:
             continue
@@ -33,6 +54,8 @@ for _module, _family in ((_numpy, "numpy"), (nn, "nn"), (_core, "core")):
         _wrapped = _symbolic.symbolic(getattr(_module, _name), _name, _kind)
         setattr(_module, _name, _wrapped)
         globals()[_name] = _wrapped
+for _name in _numpy_extra.__all__:  # ops.numpy names Keras's whole NumPy family
+    setattr(_numpy, _name, getattr(_numpy_extra, _name))
 
 numpy = _numpy
 linalg = _Namespace(**{n: getattr(_core, n) for n in _LINALG})

@@ -33,17 +33,26 @@ from .numpy import _float, convert_to_tensor
 
 
 __all__ = [
+    "associative_scan",
+    "cdist",
     "cholesky",
+    "cholesky_inverse",
     "cond",
     "custom_gradient",
     "det",
     "eigh",
     "erf",
+    "erfc",
     "erfinv",
     "extract_sequences",
+    "fft",
+    "fft2",
     "fori_loop",
+    "ifft2",
     "in_top_k",
     "inv",
+    "irfft",
+    "istft",
     "logdet",
     "logsumexp",
     "lstsq",
@@ -52,23 +61,30 @@ __all__ = [
     "norm",
     "pinv",
     "qr",
+    "rfft",
     "rsqrt",
     "saturate_cast",
     "scan",
     "scatter",
     "scatter_update",
     "segment_max",
+    "segment_min",
+    "segment_prod",
     "segment_sum",
     "slice",
     "slice_update",
     "slogdet",
     "solve",
     "solve_triangular",
+    "stft",
     "stop_gradient",
     "svd",
     "switch",
     "top_k",
     "unstack",
+    "vectorized_map",
+    "view_as_complex",
+    "view_as_real",
     "while_loop",
 ]
 
@@ -242,10 +258,16 @@ def _segment(sorted_fn, unsorted_fn):
 
 segment_sum = _segment(segment_ops.segment_sum, segment_ops.unsorted_segment_sum)
 segment_max = _segment(segment_ops.segment_max, segment_ops.unsorted_segment_max)
+segment_min = _segment(segment_ops.segment_min, segment_ops.unsorted_segment_min)
+segment_prod = _segment(segment_ops.segment_prod, segment_ops.unsorted_segment_prod)
 
 
 def erf(x):
     return math_ops.erf(_float(x))
+
+
+def erfc(x):
+    return math_ops.erfc(_float(x))
 
 
 def erfinv(x):
@@ -350,3 +372,164 @@ def lstsq(a, b, rcond=None):
     vector = b.shape.rank == 1
     x = nn_ops.matmul(pinv(a, rcond), array_ops.expand_dims(b, -1) if vector else b)
     return array_ops.squeeze(x, -1) if vector else x
+
+
+def cholesky_inverse(x, upper=False):
+    """The inverse of ``L @ L^H`` (``U^H @ U`` with ``upper``) from its Cholesky factor ``x``."""
+    factor = _float(x)
+    identity = linalg_ops.set_diag(creation_ops.zeros_like(factor), creation_ops.ones_like(factor[..., 0]))
+    inv_factor = linalg_ops.triangular_solve(factor, identity, lower=not upper)
+    if upper:
+        return nn_ops.matmul(inv_factor, linalg_ops.adjoint(inv_factor))
+    return nn_ops.matmul(linalg_ops.adjoint(inv_factor), inv_factor)
+
+
+def cdist(x, y):
+    """Euclidean distances between the rows of ``x`` and of ``y`` (batched over leading axes)."""
+    a, b = convert_to_tensor(x), convert_to_tensor(y)
+    if a.shape.rank < 2 or b.shape.rank < 2:
+        raise ValueError("`cdist` inputs must have rank >= 2")
+    if a.shape[-1] != b.shape[-1]:
+        raise ValueError("Last dimension of inputs to `cdist` must match")
+    diff = array_ops.expand_dims(a, -2) - array_ops.expand_dims(b, -3)
+    return math_ops.sqrt(reduction_ops.reduce_sum(math_ops.square(diff), axis=-1))
+
+
+# --- complex views and Fourier transforms (Keras passes complex values as (real, imag) pairs) ----------
+
+
+def view_as_complex(x):
+    """The complex numbers whose (real, imaginary) parts are ``x``'s last axis of size 2."""
+    t = convert_to_tensor(x)
+    if t.shape[-1] != 2:
+        raise ValueError(f"Last dimension of input must be size 2 (real and imaginary). Received shape: {t.shape}")
+    return math_ops.complex(t[..., 0], t[..., 1])
+
+
+def view_as_real(x):
+    t = convert_to_tensor(x)
+    return array_ops.stack([math_ops.real(t), math_ops.imag(t)], axis=-1)
+
+
+def _complex(x):
+    if not isinstance(x, (tuple, list)) or len(x) != 2:
+        raise ValueError(f"Input `x` should be a tuple of two tensors - real and imaginary.Received: x={x}")
+    real, imag = convert_to_tensor(x[0]), convert_to_tensor(x[1])
+    if real.shape != imag.shape:
+        raise ValueError(
+            "Input `x` should be a tuple of two tensors - real and imaginary.Both the real and imaginary parts "
+            f"should have the same shape. Received: x[0].shape = {real.shape}, x[1].shape = {imag.shape}"
+        )
+    if not real.dtype.is_floating or not imag.dtype.is_floating:
+        raise ValueError(f"At least one tensor in input `x` is not of type float.Received: x={x}.")
+    return math_ops.complex(real, imag)
+
+
+def _parts(z):
+    return math_ops.real(z), math_ops.imag(z)
+
+
+def fft(x):
+    """The FFT of the last axis of ``(real, imag)``, as ``(real, imag)``."""
+    return _parts(signal_ops.fft(_complex(x)))
+
+
+def fft2(x):
+    return _parts(signal_ops.fft2d(_complex(x)))
+
+
+def ifft2(x):
+    return _parts(signal_ops.ifft2d(_complex(x)))
+
+
+def rfft(x, fft_length=None):
+    return _parts(signal_ops.rfft(convert_to_tensor(x), None if fft_length is None else [fft_length]))
+
+
+def irfft(x, fft_length=None):
+    return signal_ops.irfft(_complex(x), None if fft_length is None else [fft_length])
+
+
+def _stft_window(window, sequence_length, fft_length, dtype):
+    """The window padded to ``fft_length`` (centred), or None for none."""
+    if window is None:
+        return None
+    if isinstance(window, str):
+        if window not in ("hann", "hamming"):
+            raise ValueError(
+                f'If a string is passed to `window`, it must be one of `"hann"`, `"hamming"`. Received: window={window}'
+            )
+        fn = signal_ops.hann_window if window == "hann" else signal_ops.hamming_window
+        win = fn(sequence_length, periodic=True, dtype=dtype)
+    else:
+        win = convert_to_tensor(window, dtype)
+    if win.shape.rank != 1 or win.shape[-1] != sequence_length:
+        raise ValueError(f"The shape of `window` must be equal to [sequence_length].Received: window shape={win.shape}")
+    left = (fft_length - sequence_length) // 2
+    return indexing_ops.pad(win, [[left, fft_length - sequence_length - left]])
+
+
+def stft(x, sequence_length, sequence_stride, fft_length, window="hann", center=True):
+    """The short-time Fourier transform of the last axis, as ``(real, imag)`` (frames, bins)."""
+    t = convert_to_tensor(x)
+    if t.dtype not in (D.float32, D.float64):
+        raise TypeError(f"Invalid input type. Expected `float32` or `float64`. Received: input type={t.dtype.name}")
+    if fft_length < sequence_length:
+        raise ValueError(
+            "`fft_length` must equal or larger than `sequence_length`. "
+            f"Received: sequence_length={sequence_length}, fft_length={fft_length}"
+        )
+    win = _stft_window(window, sequence_length, fft_length, t.dtype)
+    if center:
+        t = indexing_ops.pad(t, [[0, 0]] * (t.shape.rank - 1) + [[fft_length // 2, fft_length // 2]], mode="REFLECT")
+    out = signal_ops.stft(
+        t, fft_length, sequence_stride, fft_length=fft_length, window_fn=None if win is None else (lambda n, dtype: win)
+    )
+    return _parts(out)
+
+
+def istft(x, sequence_length, sequence_stride, fft_length, length=None, window="hann", center=True):
+    """The inverse of ``stft`` (overlap-added frames, the window's effect undone)."""
+    z = _complex(x)
+    dtype = math_ops.real(z).dtype
+    win = _stft_window(window, sequence_length, fft_length, dtype)
+    window_fn = None if win is None else signal_ops.inverse_stft_window_fn(sequence_stride, lambda n, dtype: win)
+    out = signal_ops.inverse_stft(z, fft_length, sequence_stride, fft_length=fft_length, window_fn=window_fn)
+    start = fft_length // 2 if center else 0
+    if length is not None:
+        return out[..., start : start + length]
+    if center:
+        return out[..., start : -(fft_length // 2)]
+    return out[..., : fft_length + sequence_stride * (array_ops.shape(z)[-2] - 1)]
+
+
+# --- functional ----------------------------------------------------------------------------------------
+
+
+def vectorized_map(function, elements):
+    """``function`` over the leading axis of ``elements``, stacked (as ``map``)."""
+    return map(function, elements)
+
+
+def associative_scan(f, elems, reverse=False, axis=0):
+    """The running combination of ``elems`` along ``axis`` under the associative ``f``: entry i
+    is ``f(...f(e0, e1)..., ei)`` (from the end with ``reverse``).  The axis's length must be
+    known while tracing."""
+    if not callable(f):
+        raise TypeError(f"`f` should be a callable. Received: f={f}")
+    flat = [convert_to_tensor(e) for e in nest.flatten(elems)]
+    n = flat[0].shape[axis]
+    if n is None or any(e.shape[axis] != n for e in flat[1:]):
+        raise ValueError("associative_scan needs every element's `axis` of one length known while tracing.")
+
+    def at(i):
+        return nest.pack_sequence_as(elems, [array_ops.gather(e, [i], axis=axis) for e in flat])
+
+    order = range(n - 1, -1, -1) if reverse else range(n)
+    carry, steps = None, []
+    for i in order:
+        carry = at(i) if carry is None else f(carry, at(i))
+        steps.append(carry)
+    if reverse:
+        steps.reverse()
+    return nest.map_structure(lambda *parts: array_ops.concat(list(parts), axis), *steps)

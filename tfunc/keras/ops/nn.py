@@ -4,25 +4,47 @@ lower-case padding, one kernel layout for every rank) on tfunc's ops."""
 
 from __future__ import annotations
 
-from ...api import array_ops, creation_ops, math_ops, nn_composites, nn_ops, reduction_ops
+from ...api import (
+    array_composites,
+    array_ops,
+    creation_ops,
+    ctc_ops,
+    image_ops,
+    indexing_ops,
+    linalg_ops,
+    math_ops,
+    nn_composites,
+    nn_ops,
+    reduction_ops,
+    sort_ops,
+)
 from ...core import dtypes as D
 from .. import activations as A
 from .numpy import _float, convert_to_tensor
+from .promotion import result_type
 
 _EPSILON = 1e-7  # keras.config.epsilon()
 
 
 __all__ = [
+    "adaptive_average_pool",
+    "adaptive_max_pool",
     "average_pool",
     "batch_normalization",
     "binary_crossentropy",
     "categorical_crossentropy",
     "celu",
     "conv",
+    "conv_transpose",
+    "ctc_decode",
+    "ctc_loss",
+    "depth_to_space",
     "depthwise_conv",
+    "dot_product_attention",
     "elu",
     "gelu",
     "glu",
+    "hard_shrink",
     "hard_sigmoid",
     "hard_silu",
     "hard_swish",
@@ -36,6 +58,7 @@ __all__ = [
     "multi_hot",
     "normalize",
     "one_hot",
+    "polar",
     "psnr",
     "relu",
     "relu6",
@@ -44,11 +67,20 @@ __all__ = [
     "separable_conv",
     "sigmoid",
     "silu",
+    "soft_shrink",
     "softmax",
     "softplus",
     "softsign",
+    "space_to_depth",
     "sparse_categorical_crossentropy",
+    "sparse_plus",
+    "sparse_sigmoid",
+    "sparsemax",
+    "squareplus",
     "swish",
+    "tanh_shrink",
+    "threshold",
+    "unfold",
 ]
 
 
@@ -349,3 +381,269 @@ def psnr(x1, x2, max_val):
     return 20.0 * math_ops.log(math_ops.cast(max_val, x1.dtype)) / math_ops.log(
         creation_ops.fill([], math_ops.cast(10.0, x1.dtype))
     ) - 10.0 * math_ops.log(mse) / math_ops.log(math_ops.cast(10.0, x1.dtype))
+
+
+# --- more activations -------------------------------------------------------------------------------
+
+
+def hard_shrink(x, threshold=0.5):
+    """``x`` where ``|x| > threshold``, else 0."""
+    t = convert_to_tensor(x)
+    return math_ops.where(math_ops.abs(t) > threshold, t, creation_ops.zeros_like(t))
+
+
+def soft_shrink(x, threshold=0.5):
+    """``x`` moved ``threshold`` towards 0, and 0 within it."""
+    t = convert_to_tensor(x)
+    zero = creation_ops.zeros_like(t)
+    return math_ops.where(t > threshold, t - threshold, math_ops.where(t < -threshold, t + threshold, zero))
+
+
+def tanh_shrink(x):
+    t = convert_to_tensor(x)
+    return t - math_ops.tanh(t)
+
+
+def threshold(x, threshold, default_value):
+    """``x`` where it exceeds ``threshold``, ``default_value`` elsewhere."""
+    t = convert_to_tensor(x)
+    return math_ops.where(t > threshold, t, math_ops.cast(default_value, t.dtype) + creation_ops.zeros_like(t))
+
+
+def sparse_plus(x):
+    """0 below -1, ``(x + 1)**2 / 4`` within [-1, 1), ``x`` above."""
+    t = _float(x)
+    return math_ops.where(t <= -1, creation_ops.zeros_like(t), math_ops.where(t < 1, 0.25 * math_ops.square(t + 1), t))
+
+
+def sparse_sigmoid(x):
+    """0 below -1, ``(x + 1) / 2`` within, 1 above."""
+    t = _float(x)
+    return math_ops.clip_by_value(0.5 * (t + 1), math_ops.cast(0, t.dtype), math_ops.cast(1, t.dtype))
+
+
+def squareplus(x, b=4):
+    t = _float(x)
+    return (t + math_ops.sqrt(math_ops.square(t) + math_ops.cast(b, t.dtype))) / 2
+
+
+def sparsemax(x, axis=-1):
+    """The Euclidean projection of ``x`` onto the probability simplex along ``axis``."""
+    t = _float(x)
+    ranked = sort_ops.sort(t, axis=axis, direction="DESCENDING")
+    running = reduction_ops.cumsum(ranked, axis=axis)
+    shape = [1] * t.shape.rank
+    shape[axis] = -1
+    r = array_ops.reshape(math_ops.cast(creation_ops.range(1, array_ops.shape(t)[axis] + 1), t.dtype), shape)
+    support = ranked - (running - 1) / r > 0
+    k = reduction_ops.reduce_sum(math_ops.cast(support, t.dtype), axis=axis, keepdims=True)
+    kept = math_ops.where(support, running, creation_ops.zeros_like(running))
+    tau = (reduction_ops.reduce_sum(kept, axis=axis, keepdims=True) - 1) / k
+    return math_ops.maximum(t - tau, math_ops.cast(0, t.dtype))
+
+
+def polar(abs_, angle):
+    """The complex numbers ``abs_ * (cos(angle) + i sin(angle))``."""
+    r, theta = _float(abs_), _float(angle)
+    return math_ops.complex(r * math_ops.cos(theta), r * math_ops.sin(theta))
+
+
+# --- attention ---------------------------------------------------------------------------------------
+
+
+def dot_product_attention(
+    query,
+    key,
+    value,
+    bias=None,
+    mask=None,
+    scale=None,
+    is_causal=False,
+    flash_attention=None,
+    attn_logits_soft_cap=None,
+):
+    """``softmax(query . key * scale + bias) . value`` over (batch, seq, heads, dim) inputs:
+    masked (``mask``, ``is_causal``) logits set to a large negative; fewer key/value heads are
+    repeated across the query heads (grouped-query attention)."""
+    if flash_attention:
+        raise ValueError("Flash attention is not supported in tensorflow backend.")
+    if attn_logits_soft_cap is not None:
+        raise ValueError("tfunc.keras.ops.dot_product_attention does not support `attn_logits_soft_cap`.")
+    q, k, v = (convert_to_tensor(t) for t in (query, key, value))
+    if q.shape.rank != 4:
+        raise ValueError(
+            "`dot_product_attention` only supports 4D inputs. "
+            f"Received: query.shape={q.shape}, key.shape={k.shape}, value.shape={v.shape}."
+        )
+    dtype = result_type(q, k, v)
+    q, k, v = (math_ops.cast(t, dtype) for t in (q, k, v))
+    heads, kv_heads = q.shape[2], k.shape[2]
+    if heads is not None and kv_heads is not None and heads > kv_heads > 1:
+        k = array_composites.repeat(k, heads // kv_heads, axis=2)
+        v = array_composites.repeat(v, heads // kv_heads, axis=2)
+    if scale is None:
+        scale = math_ops.rsqrt(math_ops.cast(array_ops.shape(k)[-1], D.float32))
+    logits_dtype = result_type(q, D.float32)
+    logits = math_ops.cast(linalg_ops.einsum("BTNH,BSNH->BNTS", q, k), logits_dtype)
+    logits = logits * math_ops.cast(scale, logits_dtype)
+    if bias is not None:
+        logits = logits + math_ops.cast(convert_to_tensor(bias), logits_dtype)
+    if mask is not None or is_causal:
+        keep = creation_ops.ones_like(logits, dtype=D.bool)
+        if mask is not None:
+            keep = math_ops.logical_and(keep, math_ops.cast(convert_to_tensor(mask), D.bool))
+        if is_causal:
+            t_len, s_len = array_ops.shape(logits)[2], array_ops.shape(logits)[3]
+            rows = array_ops.expand_dims(creation_ops.range(t_len), 1)
+            keep = math_ops.logical_and(keep, rows >= array_ops.expand_dims(creation_ops.range(s_len), 0))
+        large_negative = (65500.0 if logits_dtype is D.float16 else 3.38953e38) * -0.7
+        logits = math_ops.where(keep, logits, math_ops.cast(large_negative, logits_dtype))
+    probs = math_ops.cast(nn_ops.softmax(math_ops.cast(logits, result_type(logits, D.float32)), axis=-1), k.dtype)
+    return linalg_ops.einsum("BNTS,BSNH->BTNH", probs, v)
+
+
+# --- rearrangements -----------------------------------------------------------------------------------
+
+
+def depth_to_space(x, block_size, data_format="channels_last"):
+    return _spatial(lambda v: nn_composites.depth_to_space(v, block_size), convert_to_tensor(x), data_format)
+
+
+def space_to_depth(x, block_size, data_format="channels_last"):
+    return _spatial(lambda v: nn_composites.space_to_depth(v, block_size), convert_to_tensor(x), data_format)
+
+
+def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
+    """PyTorch's Unfold on NCHW images: every (C, kH, kW) block as a column, ``(N, C*kH*kW, L)``."""
+    t = convert_to_tensor(x)
+    k, d, p, s = (_tuple(v, 2) for v in (kernel_size, dilation, padding, stride))
+    n, c = t.shape[0], t.shape[1]
+    if any(p):
+        t = indexing_ops.pad(t, [[0, 0], [0, 0], [p[0], p[0]], [p[1], p[1]]])
+    patches = image_ops.extract_patches(
+        array_ops.transpose(t, [0, 2, 3, 1]), [1, k[0], k[1], 1], [1, s[0], s[1], 1], [1, d[0], d[1], 1], "VALID"
+    )  # (N, nH, nW, kH*kW*C)
+    patches = array_ops.reshape(patches, [n if n is not None else -1, -1, k[0], k[1], c])  # (N, L, kH, kW, C)
+    patches = array_ops.transpose(patches, [0, 4, 2, 3, 1])  # (N, C, kH, kW, L)
+    return array_ops.reshape(patches, [n if n is not None else -1, c * k[0] * k[1], -1])
+
+
+# --- adaptive pooling -----------------------------------------------------------------------------------
+
+
+def _adaptive(reduce, inputs, output_size, data_format):
+    """Each output cell pools input cells ``[floor(i*L/O), ceil((i+1)*L/O))`` along each spatial axis."""
+    x = _float(inputs)
+    n = x.shape.rank - 2
+    if n not in (1, 2, 3):
+        raise ValueError("adaptive pooling supports 1D, 2D, or 3D inputs only.")
+    sizes = _tuple(output_size, n)
+
+    def pool(v):
+        for axis, out in zip(range(1, n + 1), sizes):
+            length = v.shape[axis]
+            cells = [
+                reduce(
+                    v[(slice(None),) * axis + (slice(i * length // out, -(-(i + 1) * length // out)),)],
+                    axis=axis,
+                    keepdims=True,
+                )
+                for i in range(out)
+            ]
+            v = array_ops.concat(cells, axis)
+        return v
+
+    return _spatial(pool, x, data_format)
+
+
+def adaptive_average_pool(inputs, output_size, data_format=None):
+    return _adaptive(reduction_ops.reduce_mean, inputs, output_size, data_format)
+
+
+def adaptive_max_pool(inputs, output_size, data_format=None):
+    return _adaptive(reduction_ops.reduce_max, inputs, output_size, data_format)
+
+
+# --- transposed convolution and CTC -------------------------------------------------------------------------
+
+
+def _transposed_length(length, kernel, stride, padding, output_padding, dilation):
+    """Keras's ``deconv_output_length``."""
+    kernel = kernel + (kernel - 1) * (dilation - 1)
+    if output_padding is None:
+        if padding == "valid":
+            return length * stride + max(kernel - stride, 0)
+        return length * stride
+    pad = kernel // 2 if padding == "same" else 0
+    return (length - 1) * stride + kernel - 2 * pad + output_padding
+
+
+def conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=None, data_format=None, dilation_rate=1):
+    """The transpose of ``conv``; ``kernel`` is (*spatial, out_channels, in_channels)."""
+    x = _float(inputs)
+    n = x.shape.rank - 2
+    k = math_ops.cast(convert_to_tensor(kernel), x.dtype)
+    strides_, dilations = _tuple(strides, n), _tuple(dilation_rate, n)
+    pads = [None] * n if output_padding is None else _tuple(output_padding, n)
+
+    def run(v):
+        shape = array_ops.shape(v)
+        spatial = [
+            _transposed_length(int(v.shape[1 + i]), int(k.shape[i]), strides_[i], padding, pads[i], dilations[i])
+            for i in range(n)
+        ]
+        output_shape = array_ops.stack([shape[0], *spatial, int(k.shape[-2])])
+        return nn_composites.conv_transpose(
+            v, k, output_shape, [1, *strides_, 1], padding=padding.upper(), dilations=[1, *dilations, 1]
+        )
+
+    return _spatial(run, x, data_format)
+
+
+def ctc_loss(target, output, target_length, output_length, mask_index=0):
+    """The CTC loss per sequence of batch-major logits ``output`` (float64 computed in float32)."""
+    out = convert_to_tensor(output)
+    dtype = result_type(out, D.float32)
+    compute = D.float32 if dtype is D.float64 else dtype
+    loss = ctc_ops.ctc_loss(
+        labels=math_ops.cast(convert_to_tensor(target), D.int32),
+        logits=math_ops.cast(out, compute),
+        label_length=convert_to_tensor(target_length),
+        logit_length=convert_to_tensor(output_length),
+        blank_index=mask_index,
+        logits_time_major=False,
+    )
+    return math_ops.cast(loss, dtype)
+
+
+def ctc_decode(
+    inputs, sequence_lengths, strategy="greedy", beam_width=100, top_paths=1, merge_repeated=True, mask_index=0
+):
+    """Decoded label sequences ``[paths, batch, steps]`` (padded with -1, int32) and their scores."""
+    x = convert_to_tensor(inputs)
+    batch, steps = x.shape[0], x.shape[1]
+    x = math_ops.cast(array_ops.transpose(x, [1, 0, 2]), result_type(x, D.float32))
+    lengths = math_ops.cast(convert_to_tensor(sequence_lengths), D.int32)
+    if strategy == "greedy":
+        decoded, scores = ctc_ops.ctc_greedy_decoder(x, lengths, merge_repeated=merge_repeated, blank_index=mask_index)
+    elif strategy == "beam_search":
+        if mask_index is not None:  # TensorFlow's beam search takes the blank last
+            x = array_ops.concat(
+                [x[..., :mask_index], x[..., mask_index + 1 :], x[..., mask_index : mask_index + 1]], -1
+            )
+        decoded, scores = ctc_ops.ctc_beam_search_decoder(x, lengths, beam_width=beam_width, top_paths=top_paths)
+    else:
+        raise ValueError(f"Invalid strategy {strategy}. Supported values are 'greedy' and 'beam_search'.")
+    dense = []
+    for st in decoded:
+        base = creation_ops.fill([batch, steps], -1)
+        dense.append(
+            indexing_ops.tensor_scatter_nd_update(
+                base, math_ops.cast(st.indices, D.int32), math_ops.cast(st.values, D.int32)
+            )
+        )
+    out = array_ops.stack(dense, 0)
+    if strategy == "beam_search" and mask_index is not None:
+        blank = mask_index % int(inputs.shape[-1]) if mask_index < 0 else mask_index
+        out = math_ops.where(out >= blank, out + 1, out)
+    return out, scores

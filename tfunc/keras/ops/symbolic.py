@@ -16,6 +16,7 @@ from ...eager.tensor import Tensor
 from ..keras_tensor import KerasTensor, any_keras_tensor, symbolic_call
 from ..layers import operators as _operators
 from ..layers.base import OperatorLayer
+from ..saving import _snake_case
 
 __all__ = ["symbolic", "operation_class"]
 
@@ -35,8 +36,12 @@ _KERAS_CLASS_OF = {
 _OPERAND_PARAMETERS = frozenset(
     {"x", "x1", "x2", "x3", "xs", "condition", "indices", "values", "updates", "a", "b", "inputs", "target", "output",
      "data", "segment_ids", "sorted_sequence", "kernel", "depthwise_kernel", "pointwise_kernel", "mean", "variance",
-     "offset", "scale", "start_indices", "targets", "predictions", "elements"}
+     "offset", "scale", "start_indices", "targets", "predictions", "elements", "y", "q", "start", "stop", "array",
+     "query", "key", "value", "bias", "mask", "abs_", "angle", "condlist", "choicelist", "default", "sequence_lengths",
+     "target_length", "output_length"}
 )  # fmt: skip
+# operands of one function only (elsewhere the same names are configuration: ``histogram``'s bins)
+_OPERANDS_OF = {"digitize": frozenset({"bins"}), "isclose": frozenset({"rtol", "atol"})}
 _FUNCTIONS: dict = {}  # class name -> (function, Keras module), filled by ``symbolic``
 _CLASSES: dict = {}
 
@@ -55,29 +60,30 @@ def _holds_keras_tensor(args, kwargs) -> bool:
     return False
 
 
-def _is_operand(name, value) -> bool:
-    if name in _OPERAND_PARAMETERS:
+def _is_operand(fn_name, name, value) -> bool:
+    if name in _OPERAND_PARAMETERS or name in _OPERANDS_OF.get(fn_name, ()):
         return True
     return any(isinstance(v, (KerasTensor, Tensor, np.ndarray)) for v in nest.flatten(value))
 
 
 def _arguments(fn, config: dict, operands: tuple, kwargs: dict):
-    """``fn``'s positional arguments: each parameter its config value, or the next operand;
-    a ``*operands`` parameter takes the operands left (``einsum(subscripts, *operands)``)."""
-    args, rest = [], list(operands)
+    """``fn``'s arguments: each parameter its config value, or the next operand; a
+    ``*operands`` parameter takes the operands left (``einsum(subscripts, *operands)``).  Past
+    the last operand, config values go by keyword (parameters left to their defaults between)."""
+    args, by_name, rest = [], {}, list(operands)
     for name, p in inspect.signature(fn).parameters.items():
         if p.kind is inspect.Parameter.VAR_POSITIONAL:
             args += rest
             rest = []
         elif p.kind is inspect.Parameter.VAR_KEYWORD or name in kwargs:
             continue
-        elif name in config:
+        elif name in config and rest:
             args.append(config[name])
+        elif name in config:
+            by_name[name] = config[name]
         elif rest:
             args.append(rest.pop(0))
-        else:
-            break
-    return args
+    return args, by_name
 
 
 class _Operation(OperatorLayer):
@@ -95,7 +101,8 @@ class _Operation(OperatorLayer):
         fn = type(self)._tfunc_function
         # the function's own keyword operands (Keras's Pad: constant_values), not the model's training
         kwargs = {k: v for k, v in kwargs.items() if k in inspect.signature(fn).parameters}
-        return fn(*_arguments(fn, self._tfunc_arguments, operands, kwargs), **kwargs)
+        args, by_name = _arguments(fn, self._tfunc_arguments, operands, kwargs)
+        return fn(*args, **by_name, **kwargs)
 
     def get_config(self) -> dict:
         return {"name": self.name, **self._tfunc_arguments}
@@ -114,13 +121,35 @@ def operation_class(class_name: str):
             {
                 "__module__": __name__,
                 "__doc__": f"``keras.ops`` in a functional model ({class_name}).",
-                "_tfunc_op_name": class_name.lower(),
+                "_tfunc_op_name": _snake_case(class_name),  # Keras's automatic name: hard_shrink
                 "_tfunc_function": staticmethod(fn),
                 "_tfunc_keras_module": module,
             },
         )
         _CLASSES[class_name] = cls
     return cls
+
+
+def _with_skipped_operands(fn_name, signature, arguments) -> dict:
+    """The call's arguments in parameter order, with an operand left to its default before a
+    later one given (``isclose(x1, x2, atol=0.5)``'s rtol) in its place, as Keras passes them
+    all: operands are positional in the recorded call."""
+    names = [n for n in signature.parameters if n in _OPERAND_PARAMETERS or n in _OPERANDS_OF.get(fn_name, ())]
+    given = [n for n in names if n in arguments]
+    if not given:
+        return arguments
+    skipped = {
+        n: signature.parameters[n].default
+        for n in names[: names.index(given[-1])]
+        if n not in arguments and signature.parameters[n].default is not inspect.Parameter.empty
+    }
+    if not skipped:
+        return arguments
+    return {
+        n: arguments[n] if n in arguments else skipped[n]
+        for n in signature.parameters
+        if n in arguments or n in skipped
+    }
 
 
 def symbolic(fn, name: str, family: str):
@@ -139,10 +168,10 @@ def symbolic(fn, name: str, family: str):
         if not issubclass(cls, (_Operation, _operators._ConfiguredOperator)):  # x + y's: all operands
             return symbolic_call(cls(), tuple(bound.arguments.values()), {})
         operands, config = [], {}
-        for n, v in bound.arguments.items():
+        for n, v in _with_skipped_operands(name, signature, bound.arguments).items():
             if signature.parameters[n].kind is inspect.Parameter.VAR_POSITIONAL:
                 operands += list(v)
-            elif _is_operand(n, v):
+            elif _is_operand(name, n, v):
                 operands.append(v)
             else:
                 config[n] = v
