@@ -132,6 +132,46 @@ def test_empty_segments_and_checks():
     np.testing.assert_array_equal(tape.gradient(y, x).numpy(), [0.0, 0.5, 0.5, 1.0])  # ties share
 
 
+def test_num_segments_may_be_a_tensor_inside_a_function():
+    # graph code passes tf.shape(nodes)[0]: known while tracing or only at run time, as TF allows
+    data, ids = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]), tf.constant([0, 2, 0])
+
+    @tf.function
+    def by_shape(nodes, data, ids):
+        return tf.math.unsorted_segment_sum(data, ids, tf.shape(nodes)[0])
+
+    @tf.function(
+        input_signature=[tf.TensorSpec([None, 2]), tf.TensorSpec([None], tf.int32), tf.TensorSpec([], tf.int32)]
+    )
+    def at_run_time(data, ids, n):
+        return tf.math.unsorted_segment_max(data, ids, n), tf.math.unsorted_segment_mean(data, ids, n)
+
+    got = by_shape(tf.zeros([4, 1]), data, ids)
+    assert got.shape == (4, 2) and got.numpy().tolist() == [[6, 8], [0, 0], [3, 4], [0, 0]]
+    high, mean = at_run_time(data, ids, tf.constant(3))
+    lowest = float(np.finfo(np.float32).min)
+    assert high.numpy().tolist() == [[5, 6], [lowest, lowest], [3, 4]]
+    assert mean.numpy().tolist() == [[3, 4], [0, 0], [3, 4]]
+    assert at_run_time.get_concrete_function().structured_outputs[0].shape.as_list() == [None, 2]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="out of range"):
+        at_run_time(data, ids, tf.constant(2))
+
+    @tf.function
+    def grad(data, ids, n):
+        with tf.GradientTape() as tape:
+            tape.watch(data)
+            y = tf.reduce_sum(tf.math.unsorted_segment_max(data, ids, n) * [[1.0, 2.0]])
+        return tape.gradient(y, data)
+
+    assert grad(data, ids, tf.constant(3)).numpy().tolist() == [[0, 0], [1, 2], [1, 2]]
+
+
+def test_bincount_with_axis_minus_one_counts_a_vector_as_a_whole():
+    assert tf.math.bincount(tf.constant([1, 2, 2]), axis=-1).numpy().tolist() == [0, 1, 2]  # TF 2.21
+    got = tf.math.bincount(tf.constant([1, 2, 2]), weights=[1.0, 2.0, 3.0], axis=-1, minlength=5)
+    assert got.numpy().tolist() == [0, 1, 5, 0, 0]
+
+
 def test_sort_argsort_top_k_as_documented():
     a = [1, 10, 26.9, 2.8, 166.32, 62.3]
     np.testing.assert_allclose(tf.sort(a).numpy(), [1, 2.8, 10, 26.9, 62.3, 166.32])

@@ -5,10 +5,14 @@ dropped).  The ops (and ``math.bincount``'s) are defined in :mod:`tfunc.ops.segm
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..core import dtypes as D
 from ..eager.convert import constant, convert_to_tensor
 from ..eager.dispatch import call
+from ..eager.tensor import Tensor
 from ..ops import segment as _seg
+from ..tracing.symbolic import constant_value
 from .array_ops import reshape
 from .creation_ops import ones_like
 from .math_ops import divide, maximum, sqrt
@@ -25,12 +29,16 @@ def _sorted_fn(op):
 
 def _unsorted_fn(op):
     def fn(data, segment_ids, num_segments, name=None):
-        if hasattr(num_segments, "numpy"):
-            num_segments = num_segments.numpy()
-        n = int(num_segments)
+        operands = (convert_to_tensor(data), convert_to_tensor(segment_ids))
+        known = constant_value(num_segments) if isinstance(num_segments, Tensor) else num_segments
+        if known is None:  # only known at run time (``tf.shape(nodes)[0]`` of a None dimension)
+            return call(op, (*operands, convert_to_tensor(num_segments)))
+        if np.ndim(known) != 0:
+            raise ValueError(f"{op.name}: num_segments must be a scalar, got {known!r}.")
+        n = int(known)
         if n < 0:
             raise ValueError(f"{op.name}: num_segments must be non-negative, got {n}.")
-        return call(op, (convert_to_tensor(data), convert_to_tensor(segment_ids)), {"num_segments": n})
+        return call(op, operands, {"num_segments": n})
 
     fn.__name__ = op.name
     fn.__doc__ = f"``{op.name}(data, segment_ids, num_segments)``: ids in any order; negative ids are dropped."
@@ -97,6 +105,7 @@ def bincount(
         "minlength": None if minlength is None else int(minlength),
         "maxlength": None if maxlength is None else int(maxlength),
         "binary_output": bool(binary_output),
-        "axis": -1 if axis == -1 else None,
+        # TensorFlow counts a vector as a whole with axis -1 too (DenseBincount per row of rank 2)
+        "axis": -1 if axis == -1 and a.shape.rank != 1 else None,
     }
     return call(_seg.bincount_op, (a, w), attrs)

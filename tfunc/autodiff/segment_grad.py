@@ -23,10 +23,15 @@ def _read(t, ids):
     return rows * _expand(cast(valid, rows.dtype), ids, rows)
 
 
+def _none_for_the_rest(op) -> list:
+    """No gradient for the ids (and an unsorted op's run-time ``num_segments``)."""
+    return [None] * (len(op.inputs) - 1)
+
+
 def _sum_grad(sum_op):
     def rule(op, dy):
         """Each data row gets its segment's dy: gather(dy, ids)."""
-        return [_read(dy, op.inputs[1]), None]
+        return [_read(dy, op.inputs[1])] + _none_for_the_rest(op)
 
     return rule
 
@@ -34,10 +39,10 @@ def _sum_grad(sum_op):
 def _mean_grad(sum_op):
     def rule(op, dy):
         """Each data row gets its segment's dy divided by the segment's size."""
-        data, ids = op.inputs
-        counts = maximum(call(sum_op, (ones_like(ids, dtype=data.dtype), ids), op.attrs), 1)
+        data, ids, *count = op.inputs
+        counts = maximum(call(sum_op, (ones_like(ids, dtype=data.dtype), ids, *count), op.attrs), 1)
         per_row = reshape(counts, [-1] + [1] * (dy.shape.rank - 1))
-        return [_read(dy / per_row, ids), None]
+        return [_read(dy / per_row, ids)] + _none_for_the_rest(op)
 
     return rule
 
@@ -45,12 +50,12 @@ def _mean_grad(sum_op):
 def _extreme_grad(sum_op):
     def rule(op, dy):
         """dy goes to the rows equal to their segment's extremum, split evenly among ties."""
-        data, ids = op.inputs
+        data, ids, *count = op.inputs
         y = op.outputs[0]
         valid = _expand(greater_equal(ids, 0), ids, data)
         chosen = logical_and(equal(data, gather(y, maximum(ids, 0))), valid)
-        ties = maximum(call(sum_op, (cast(chosen, data.dtype), ids), op.attrs), 1)
-        return [where(chosen, _read(dy / ties, ids), zeros_like(data)), None]
+        ties = maximum(call(sum_op, (cast(chosen, data.dtype), ids, *count), op.attrs), 1)
+        return [where(chosen, _read(dy / ties, ids), zeros_like(data))] + _none_for_the_rest(op)
 
     return rule
 
@@ -62,14 +67,14 @@ def _prod_grad(sum_op):
         """TensorFlow's rule: the segment's product over the row, computed without dividing by
         zero: a row that is the segment's only zero gets the product of the others, and every
         row of a segment with two zeros or more gets 0."""
-        data, ids = op.inputs
+        data, ids, *count = op.inputs
         is_zero = equal(data, zeros_like(data))
-        zeros = call(sum_op, (cast(is_zero, data.dtype), ids), op.attrs)
+        zeros = call(sum_op, (cast(is_zero, data.dtype), ids, *count), op.attrs)
         dy = where(greater(zeros, 1), zeros_like(dy), dy)
         non_zero = where(is_zero, ones_like(data), data)
-        non_zero_prod = call(prod_op, (non_zero, ids), op.attrs)
+        non_zero_prod = call(prod_op, (non_zero, ids, *count), op.attrs)
         partial = where(is_zero, _read(non_zero_prod, ids), _read(op.outputs[0], ids) / non_zero)
-        return [_read(dy, ids) * partial, None]
+        return [_read(dy, ids) * partial] + _none_for_the_rest(op)
 
     return rule
 

@@ -1,6 +1,8 @@
 """Segment reduction op definitions: ``segment_sum/mean/max/min/prod`` (sorted segment ids, as
 many segments as the largest id + 1) and ``unsorted_segment_sum/mean/max/min/prod`` (any
-order, a given ``num_segments``, negative ids dropped), as TensorFlow defines them.
+order, a given ``num_segments``, negative ids dropped), as TensorFlow defines them.  The
+unsorted ops take ``num_segments`` as an attribute when it is known while tracing, else as a
+third input, a scalar tensor read when the op runs.
 
 ``segment_ids`` has the shape of a prefix of ``data``'s shape (a vector for the sorted
 ops); output row ``i`` reduces every slice of ``data`` whose id is ``i``.  An empty segment
@@ -101,8 +103,8 @@ def segment_reduce(xp, data, ids, kind, num_segments, sorted_ids):
 
 
 def _ref(kind, sorted_ids):
-    def ref(data, ids, **attrs):
-        n = attrs.get("num_segments")
+    def ref(data, ids, *count, **attrs):
+        n = int(count[0]) if count else attrs.get("num_segments")
         flat = ids.reshape(-1)
         rows = data.reshape((flat.shape[0],) + data.shape[ids.ndim :])
         if n is None:
@@ -123,9 +125,15 @@ def _ref(kind, sorted_ids):
 
 def _infer(name, sorted_ids):
     def infer(specs, attrs):
-        data, ids = specs
+        data, ids, *count = specs
         check_dtype(name, data, NUMERIC, "data")
         check_dtype(name, ids, _IDS, "segment_ids")
+        if count:  # num_segments known at run time only
+            check_dtype(name, count[0], _IDS, "num_segments")
+            if count[0].shape not in (None, ()):
+                raise InvalidArgumentError(
+                    f"{name}: num_segments must be a scalar, got shape {format_shape(count[0].shape)}."
+                )
         if sorted_ids and ids.shape is not None and len(ids.shape) != 1:
             raise InvalidArgumentError(f"{name}: segment_ids must be a vector, got shape {format_shape(ids.shape)}.")
         if data.shape is None or ids.shape is None:
@@ -161,6 +169,9 @@ def _samples(sorted_ids, kind):
                 ids = np.array([3, 0, 2, 1, -1, 0, 2], np.int32)  # -1: dropped
                 out.append(S.Sample((draw((7, 3)), ids), attrs))
                 out.append(S.Sample((draw((2, 3, 2)), np.array([[3, 0, 3], [1, 2, 0]], np.int64)), attrs))
+                # num_segments as a tensor (known at run time only)
+                count = np.int32(3)
+                out.append(S.Sample((draw((5, 2)), np.array([1, 0, 1, 2, 0], np.int64), count), {}, "count"))
                 # Empty segments (lowest/highest values for max/min): integers only, as float32's
                 # extremes overflow the finite-difference check of the gradient table.
                 empty_ok = dt.is_integer or kind in ("sum", "mean", "prod")
@@ -175,7 +186,11 @@ def _samples(sorted_ids, kind):
 def _def(kind, sorted_ids):
     name = ("segment_" if sorted_ids else "unsorted_segment_") + kind
 
-    def impl(xp, data, segment_ids, num_segments=None):
+    def impl(xp, data, segment_ids, *count, num_segments=None):
+        if count:
+            num_segments = int(count[0])
+            if num_segments < 0:
+                raise InvalidArgumentError(f"{name}: num_segments must be non-negative, got {num_segments}.")
         return segment_reduce(xp, data, segment_ids, kind, num_segments, sorted_ids)
 
     return register(
