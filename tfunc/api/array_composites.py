@@ -288,6 +288,15 @@ def _block_args(x, block_shape, pairs, fn: str):
     return block, [amounts[2 * i : 2 * i + 2] for i in range(m_)]
 
 
+def _reshape_to_dims(x, dims):
+    """``x`` reshaped to ``dims`` (Python ints and scalar tensors, as :func:`shape_list` gives):
+    a target with a run-time size is a shape tensor whose values tracing cannot read, so the
+    known ints are set on the result as its static shape (TensorFlow infers them)."""
+    out = reshape(x, dims)
+    out.set_shape([d if isinstance(d, int) else None for d in dims])
+    return out
+
+
 def space_to_batch_nd(input, block_shape, paddings, name=None):
     """The spatial dimensions ``1..M`` padded, split into blocks of ``block_shape``, each
     block offset moved into the batch dimension (TensorFlow's SpaceToBatchND, built from pad,
@@ -306,7 +315,7 @@ def space_to_batch_nd(input, block_shape, paddings, name=None):
     split = [dims[0]]
     for i, b in enumerate(block):  # each padded spatial size as (size / b, b)
         split += [dims[1 + i] // b, b]
-    y = reshape(p, split + dims[1 + m_ :])
+    y = _reshape_to_dims(p, split + dims[1 + m_ :])
     # the block offsets first, then the batch, then the block counts
     perm = (
         [2 + 2 * i for i in range(m_)]
@@ -315,7 +324,7 @@ def space_to_batch_nd(input, block_shape, paddings, name=None):
         + list(range(1 + 2 * m_, 1 + 2 * m_ + rest))
     )
     y = transpose(y, perm)
-    return reshape(y, [dims[0] * int(np.prod(block))] + split[1::2] + dims[1 + m_ :])
+    return _reshape_to_dims(y, [dims[0] * int(np.prod(block))] + split[1::2] + dims[1 + m_ :])
 
 
 def space_to_batch(input, block_shape, paddings, name=None):
@@ -337,11 +346,11 @@ def batch_to_space(input, block_shape, crops, name=None):
     n = int(np.prod(block))
     if isinstance(dims[0], int) and dims[0] % n:
         raise InvalidArgumentError(f"batch_to_space: batch size {dims[0]} is not divisible by {n}.")
-    y = reshape(x, block + [dims[0] // n] + dims[1:])
+    y = _reshape_to_dims(x, block + [dims[0] // n] + dims[1:])
     # the batch, then each spatial count followed by its block offset
     perm = [m_] + [j for i in range(m_) for j in (m_ + 1 + i, i)] + list(range(2 * m_ + 1, 2 * m_ + 1 + rest))
     y = transpose(y, perm)
-    y = reshape(y, [dims[0] // n] + [dims[1 + i] * b for i, b in enumerate(block)] + dims[1 + m_ :])
+    y = _reshape_to_dims(y, [dims[0] // n] + [dims[1 + i] * b for i, b in enumerate(block)] + dims[1 + m_ :])
     if not any(a or b for a, b in cuts):
         return y
     full = shape_list(y)

@@ -431,11 +431,18 @@ def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=No
     """For each ``b`` along ``batch_axis``, the first ``seq_lengths[b]`` elements along
     ``seq_axis`` reversed (the rest unchanged)."""
     x, lengths = convert_to_tensor(input), convert_to_tensor(seq_lengths)
+    if seq_axis is None:  # the op's seq_dim attr has no default
+        raise TypeError("Expected int for argument 'seq_dim' not None.")
     rank = x.shape.rank
     if rank is None:
         raise ValueError("reverse_sequence needs an input of known rank.")
-    seq = normalize_axis(int(seq_axis or 0), rank, "reverse_sequence")
-    batch = normalize_axis(int(batch_axis or 0), rank, "reverse_sequence")
+    seq, batch = int(seq_axis), int(batch_axis or 0)
+    # TensorFlow's kernel takes no negative axes (no counting from the end)
+    for arg, axis in (("seq_dim", seq), ("batch_dim", batch)):
+        if axis < 0:
+            raise InvalidArgumentError(f"reverse_sequence: Invalid {arg} {axis}.")
+        if axis >= rank:
+            raise InvalidArgumentError(f"reverse_sequence: {arg} must be < input rank ({axis} vs. {rank}).")
     if seq == batch:
         raise InvalidArgumentError(f"reverse_sequence: seq_axis == batch_axis == {seq}.")
     return call(reverse_sequence_op, (x, lengths), {"seq_axis": seq, "batch_axis": batch})
