@@ -1,6 +1,13 @@
 """``tfunc.image``: resizing, cropping, flipping, colour spaces, colour adjustments (also
 random ones) and image metrics, on ``[h, w, c]`` or ``[batch, h, w, c]`` images."""
 
+from .api.detection_ops import (
+    crop_and_resize,
+    non_max_suppression,
+    non_max_suppression_overlaps,
+    non_max_suppression_padded,
+    non_max_suppression_with_scores,
+)
 from .api.image_ops import (
     ResizeMethod,
     adjust_brightness,
@@ -97,4 +104,9 @@ __all__ = [
     "transpose",
     "yiq_to_rgb",
     "yuv_to_rgb",
+    "crop_and_resize",
+    "non_max_suppression",
+    "non_max_suppression_overlaps",
+    "non_max_suppression_padded",
+    "non_max_suppression_with_scores",
 ]

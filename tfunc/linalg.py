@@ -2,6 +2,7 @@
 
 from .api.array_composites import matvec, tensordot
 from .api.creation_ops import eye
+from .api.linalg_lu_ops import expm, lu, lu_matrix_inverse, lu_reconstruct, lu_solve
 from .api.linalg_ops import (
     adjoint,
     band_part,
@@ -71,4 +72,9 @@ __all__ = [
     "svd",
     "trace",
     "triangular_solve",
+    "expm",
+    "lu",
+    "lu_matrix_inverse",
+    "lu_reconstruct",
+    "lu_solve",
 ]

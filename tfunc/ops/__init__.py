@@ -14,6 +14,7 @@ from . import (
     custom_gradient,
     dataset,
     debugging,
+    detection,
     fused,
     image,
     indexing,

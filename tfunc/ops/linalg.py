@@ -755,3 +755,95 @@ self_adjoint_eig_op = register(
         samples=_eigh_samples,
     )
 )
+
+
+# --- lu ------------------------------------------------------------------------------------------
+
+
+def _lu_infer(specs, attrs):
+    s = specs[0]
+    _matrix_spec("lu", s)
+    if s.shape is None:
+        return Spec(None, s.dtype), Spec(None, attrs["output_idx_type"])
+    n = s.shape[-1] if s.shape[-1] is not None else s.shape[-2]  # square: either size is both
+    batch = tuple(s.shape[:-2])
+    return Spec(batch + (n, n), s.dtype), Spec(batch + (n,), attrs["output_idx_type"])
+
+
+def _lu_impl(xp, x, output_idx_type):
+    """Doolittle's LU with partial pivoting, as TensorFlow's kernel (Eigen's PartialPivLU): at
+    step k the row with the largest ``|a[i, k]|`` (the first of equal ones) below k is swapped
+    into row k, whole rows, the L part too.  ``lu`` holds L below the diagonal (its unit diagonal
+    left out) and U on and above it; ``p[i]`` is the row of ``x`` that row i of ``L @ U`` is.
+    The steps are vectorized over the batch, so NumPy and CuPy pick the same pivots."""
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:  # a shape unknown while tracing
+        raise InvalidArgumentError(f"lu: input must be square matrices, got shape {format_shape(x.shape)}.")
+    n = x.shape[-1]
+    a = x.reshape((int(np.prod(x.shape[:-2])), n, n)).copy()  # (-1 is ambiguous when n is 0)
+    perm = xp.tile(xp.arange(n), (a.shape[0], 1))
+    rows = xp.arange(a.shape[0])
+    for k in range(n):
+        pivot = k + xp.argmax(xp.abs(a[:, k:, k]), axis=1)
+        for m in (a, perm):
+            row_k = m[:, k].copy()
+            m[:, k] = m[rows, pivot]
+            m[rows, pivot] = row_k
+        d = a[:, k, k]
+        # an all-zero column is left undivided, as Eigen does (the input is refused below)
+        a[:, k + 1 :, k] /= xp.where(d == 0, xp.ones((), a.dtype), d)[:, None]
+        a[:, k + 1 :, k + 1 :] -= a[:, k + 1 :, k, None] * a[:, k, None, k + 1 :]
+    # TensorFlow's CPU kernel refuses a zero (or NaN) pivot; cuSOLVER reports nothing, so on CuPy
+    # such inputs give infinities or NaNs and no host sync is spent on the check
+    if xp is np and a.size and not (np.abs(np.diagonal(a, axis1=-2, axis2=-1)) > 0).all():
+        raise InvalidArgumentError("lu: Input is not invertible.")
+    return a.reshape(x.shape), perm.reshape(x.shape[:-1]).astype(output_idx_type._np)
+
+
+def _lu_ref(x, output_idx_type):
+    """Textbook Gaussian elimination with partial pivoting, one matrix at a time, in float64
+    (complex128), the permutation applied to the rows at the end."""
+    wide = np.complex128 if x.dtype.kind == "c" else np.float64
+    flat = x.reshape((-1,) + x.shape[-2:]).astype(wide)
+    lus, perms = [], []
+    for a in flat:
+        n = a.shape[0]
+        u, low, p = a.copy(), np.zeros_like(a), list(range(n))
+        for k in range(n):
+            i = k + int(np.argmax(np.abs(u[k:, k])))
+            u[[k, i]], low[[k, i]], p[k], p[i] = u[[i, k]], low[[i, k]], p[i], p[k]
+            for r in range(k + 1, n):
+                low[r, k] = u[r, k] / u[k, k]
+                u[r] -= low[r, k] * u[k]
+        lus.append(np.triu(u) + low)
+        perms.append(p)
+    return (
+        np.array(lus, wide).reshape(x.shape).astype(x.dtype),
+        np.array(perms, output_idx_type._np).reshape(x.shape[:-1]),
+    )
+
+
+def _lu_samples(rng):
+    out = [
+        S.Sample((s.inputs[0],), {"output_idx_type": D.int32})
+        for s in _square_samples("general", (D.float32, D.float64, D.complex64))(rng)
+    ]
+    # random (not diagonally dominant) matrices, so rows are swapped
+    out += [S.Sample((S.draw(rng, (2, 5, 5), dt),), {"output_idx_type": D.int64}) for dt in (D.float64, D.complex128)]
+    out.append(
+        S.Sample((np.array([[1.0, 2.0], [-1.0, 3.0]], np.float32),), {"output_idx_type": D.int32}, "tie: first row")
+    )
+    return out
+
+
+# TensorFlow's Lu: no gradient (TensorFlow 2.21 registers none)
+lu_op = register(
+    OpDef(
+        name="lu",
+        kind="other",
+        infer=_lu_infer,
+        impl=_lu_impl,
+        num_outputs=2,
+        ref=_lu_ref,
+        samples=_lu_samples,
+    )
+)

@@ -1,0 +1,198 @@
+"""``tf.image``'s detection functions: the non-maximum suppressions (one op, see
+``tfunc.ops.detection``) and ``crop_and_resize`` (a composite of gathers and arithmetic, so its
+gradients with respect to the image and the boxes are those of the ops)."""
+
+from __future__ import annotations
+
+from ..core import dtypes as D
+from ..core.errors import InvalidArgumentError
+from ..eager.convert import constant, convert_to_tensor
+from ..eager.dispatch import call
+from ..ops.detection import NMS_FLOATS, non_max_suppression_op
+from . import math_ops as m
+from . import reduction_ops as r
+from .array_ops import _static_ints, gather, reshape, stop_gradient, unstack
+from .array_ops import shape as shape_of
+from .creation_ops import range as tf_range
+from .debugging_ops import _check
+from .slicing import getitem
+
+__all__ = [
+    "crop_and_resize",
+    "non_max_suppression",
+    "non_max_suppression_overlaps",
+    "non_max_suppression_padded",
+    "non_max_suppression_with_scores",
+]
+
+
+def _nms(boxes, scores, max_output_size, iou_threshold, score_threshold, soft_nms_sigma, overlaps, pad):
+    b = convert_to_tensor(boxes, dtype_hint=D.float32)
+    if b.dtype not in NMS_FLOATS:
+        raise InvalidArgumentError(
+            f"non_max_suppression: boxes must be float16, float32 or float64, not {b.dtype.name}."
+        )
+    s = convert_to_tensor(scores, dtype_hint=b.dtype)
+    size = convert_to_tensor(max_output_size, dtype=D.int32)
+    scalars = [m.cast(convert_to_tensor(v, dtype_hint=b.dtype), b.dtype) for v in (iou_threshold, score_threshold)]
+    sigma = m.cast(convert_to_tensor(soft_nms_sigma, dtype_hint=b.dtype), b.dtype)
+    out = call(non_max_suppression_op, (b, s, size, *scalars, sigma), {"overlaps": overlaps, "pad": pad})
+    known = _static_ints(max_output_size, "max_output_size") if pad else None
+    if known is not None:  # padded to a size known while tracing
+        for t in out[:2]:
+            t.set_shape(known if isinstance(known, list) else [known])
+    return out
+
+
+def non_max_suppression(boxes, scores, max_output_size, iou_threshold=0.5, score_threshold=float("-inf"), name=None):
+    """The indices (int32) of at most ``max_output_size`` boxes picked greedily by score, each
+    overlapping every earlier pick by an IoU of at most ``iou_threshold``; boxes scoring at most
+    ``score_threshold`` are never picked."""
+    return _nms(boxes, scores, max_output_size, iou_threshold, score_threshold, 0.0, False, False)[0]
+
+
+def non_max_suppression_with_scores(
+    boxes, scores, max_output_size, iou_threshold=0.5, score_threshold=float("-inf"), soft_nms_sigma=0.0, name=None
+):
+    """``(selected_indices, selected_scores)``; with ``soft_nms_sigma > 0`` (Soft-NMS) an
+    overlapping box is not dropped but its score scaled by ``exp(-0.5 * iou**2 / sigma)``."""
+    out = _nms(boxes, scores, max_output_size, iou_threshold, score_threshold, soft_nms_sigma, False, False)
+    return out[0], out[1]
+
+
+def non_max_suppression_overlaps(
+    overlaps, scores, max_output_size, overlap_threshold=0.5, score_threshold=float("-inf"), name=None
+):
+    """:func:`non_max_suppression` with the overlaps given as an ``[n, n]`` matrix."""
+    return _nms(overlaps, scores, max_output_size, overlap_threshold, score_threshold, 0.0, True, False)[0]
+
+
+def non_max_suppression_padded(
+    boxes,
+    scores,
+    max_output_size,
+    iou_threshold=0.5,
+    score_threshold=float("-inf"),
+    pad_to_max_output_size=False,
+    name=None,
+    sorted_input=False,
+    canonicalized_coordinates=False,
+    tile_size=512,
+):
+    """``(selected_indices, num_valid)``: :func:`non_max_suppression`'s indices, padded with
+    zeros to ``max_output_size`` when ``pad_to_max_output_size``.  ``sorted_input``,
+    ``canonicalized_coordinates`` and ``tile_size`` are TensorFlow's speed hints: the selection
+    is the same without them.  Batched boxes (rank > 2) are not supported."""
+    b = convert_to_tensor(boxes, dtype_hint=D.float32)
+    if b.shape.rank is not None and b.shape.rank > 2:
+        if not pad_to_max_output_size:  # TensorFlow's own refusal
+            raise ValueError("'pad_to_max_output_size' (value False) must be True for batched input")
+        raise ValueError("non_max_suppression_padded: batched boxes (rank > 2) are not supported by tfunc.")
+    out = _nms(b, scores, max_output_size, iou_threshold, score_threshold, 0.0, False, bool(pad_to_max_output_size))
+    return out[0], out[2]
+
+
+# --- crop_and_resize ----------------------------------------------------------------------------
+
+_CROP_IMAGE_DTYPES = frozenset(
+    {D.uint8, D.uint16, D.int8, D.int16, D.int32, D.int64, D.float16, D.bfloat16, D.float32, D.float64}
+)
+
+
+def _sample_positions(lo, hi, size, extent_minus_one):
+    """Where each of ``size`` output samples along one axis reads the image, per box, in
+    float32 as TensorFlow's kernel: ``lo * (n - 1) + i * (hi - lo) * (n - 1) / (size - 1)``, or
+    the box centre for a single sample.  ``[boxes, size]``."""
+    if size > 1:
+        step = (hi - lo) * extent_minus_one / constant(size - 1, D.float32)
+        return lo[:, None] * extent_minus_one + tf_range(size, dtype=D.float32)[None, :] * step[:, None]
+    return (constant(0.5, D.float32) * (lo + hi) * extent_minus_one)[:, None]
+
+
+def _bilinear(flat, rows, cols, y, x):
+    """Bilinear samples of the ``[batch * h * w, c]`` image at float positions ``y``
+    ``[boxes, ch]`` and ``x`` ``[boxes, cw]``; ``rows``/``cols`` turn clamped integer positions
+    into flat indices.  TensorFlow's order: along the width first, then the height."""
+    top, left = m.floor(y), m.floor(x)
+    y_lerp, x_lerp = (y - top)[:, :, None, None], (x - left)[:, None, :, None]
+
+    def at(yy, xx):
+        return gather(flat, rows(yy)[:, :, None] + cols(xx)[:, None, :])
+
+    top_left, top_right = at(top, left), at(top, m.ceil(x))
+    bottom_left, bottom_right = at(m.ceil(y), left), at(m.ceil(y), m.ceil(x))
+    upper = top_left + (top_right - top_left) * x_lerp
+    lower = bottom_left + (bottom_right - bottom_left) * x_lerp
+    return upper + (lower - upper) * y_lerp
+
+
+def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear", extrapolation_value=0.0, name=None):
+    """For each box ``[y1, x1, y2, x2]`` (normalized coordinates, any order) of image
+    ``box_indices[i]``, a ``crop_size`` crop sampled bilinearly or at the nearest pixel
+    (float32).  Samples outside the image are ``extrapolation_value``.  As TensorFlow, the
+    gradient with respect to the boxes is the bilinear one for both methods."""
+    if method not in ("bilinear", "nearest"):
+        raise InvalidArgumentError(f"crop_and_resize: method must be 'bilinear' or 'nearest', got {method!r}.")
+    img = convert_to_tensor(image)
+    if img.dtype not in _CROP_IMAGE_DTYPES:
+        raise InvalidArgumentError(f"crop_and_resize: image of dtype {img.dtype.name} is not supported.")
+    bx = convert_to_tensor(boxes, dtype_hint=D.float32)
+    ind = convert_to_tensor(box_indices, dtype_hint=D.int32)
+    if bx.dtype is not D.float32 or ind.dtype is not D.int32:
+        raise InvalidArgumentError(
+            f"crop_and_resize: boxes must be float32 and box_indices int32, got {bx.dtype.name} and {ind.dtype.name}."
+        )
+    size = _static_ints(crop_size, "crop_size")
+    if size is None:
+        raise TypeError("crop_and_resize: crop_size must be known while tracing.")
+    if len(size) != 2 or min(size) <= 0:
+        raise InvalidArgumentError(f"crop_and_resize: crop_size must be two positive sizes, got {size}.")
+    if img.shape.rank not in (4, None) or bx.shape.rank not in (2, None) or ind.shape.rank not in (1, None):
+        raise InvalidArgumentError(
+            f"crop_and_resize: image must be 4-D, boxes 2-D and box_indices 1-D, got shapes {img.shape}, "
+            f"{bx.shape} and {ind.shape}."
+        )
+    if bx.shape.rank == 2 and bx.shape[1] not in (4, None):
+        raise InvalidArgumentError(f"crop_and_resize: boxes must have 4 columns, got shape {bx.shape}.")
+    if None not in (bx.shape[0] if bx.shape.rank else None, ind.shape[0] if ind.shape.rank else None):
+        if bx.shape[0] != ind.shape[0]:
+            raise InvalidArgumentError(
+                f"crop_and_resize: {bx.shape[0]} boxes but {ind.shape[0]} box_indices (they must match)."
+            )
+    dims = shape_of(img)
+    batch, h, w = dims[0], dims[1], dims[2]
+    in_range = r.reduce_all(m.logical_and(m.greater_equal(ind, 0), m.less(ind, batch)))
+    _check(in_range, "crop_and_resize: box_index has values outside [0, batch_size)", [ind], ["box_indices"], 3)
+    x = m.cast(img, D.float32)
+    flat = reshape(x, [-1, getitem(dims, 3)])
+    hm1, wm1 = m.cast(h - 1, D.float32), m.cast(w - 1, D.float32)
+    y1, x1, y2, x2 = unstack(bx, 4, axis=1)
+    ys, xs = _sample_positions(y1, y2, size[0], hm1), _sample_positions(x1, x2, size[1], wm1)
+    valid = m.logical_and(
+        m.logical_and(m.greater_equal(ys, 0.0), m.less_equal(ys, hm1))[:, :, None, None],
+        m.logical_and(m.greater_equal(xs, 0.0), m.less_equal(xs, wm1))[:, None, :, None],
+    )
+
+    def rows(yy):  # a clamped row (samples outside the image are replaced below)
+        return (ind[:, None] * h + m.cast(m.clip_by_value(yy, 0.0, hm1), D.int32)) * w
+
+    def cols(xx):
+        return m.cast(m.clip_by_value(xx, 0.0, wm1), D.int32)
+
+    bilinear = _bilinear(flat, rows, cols, ys, xs)
+    if method == "bilinear":
+        out = bilinear
+    else:
+        # roundf (half away from zero) of a position >= 0; the boxes' gradient is the bilinear
+        # one (TensorFlow's CropAndResizeGradBoxes serves both methods): a zero-valued term
+        # carries it, the value from the nearest pixel
+        def nearest(p):
+            return m.floor(p) + m.cast(m.greater_equal(p - m.floor(p), 0.5), D.float32)
+
+        out = gather(flat, rows(nearest(stop_gradient(ys)))[:, :, None] + cols(nearest(stop_gradient(xs)))[:, None, :])
+        box_term = _bilinear(stop_gradient(flat), rows, cols, ys, xs)
+        out = out + m.where(m.is_finite(box_term), box_term - stop_gradient(box_term), 0.0)
+    out = m.where(valid, out, m.cast(convert_to_tensor(extrapolation_value, dtype_hint=D.float32), D.float32))
+    # the flattened image's gathers lose the depth while tracing; TensorFlow infers it
+    out.set_shape([None, size[0], size[1], img.shape[3] if img.shape.rank is not None else None])
+    return out
