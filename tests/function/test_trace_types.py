@@ -232,6 +232,29 @@ def test_numpy_arrays_are_tensor_arguments():
     )
 
 
+def test_numpy_scalars_are_scalar_tensor_arguments_traced_by_dtype():
+    # TF 2.21: one trace per dtype, np.float64 included (a float subclass); before, np.int32(200)
+    # reused np.uint8(200)'s trace (equal values) and wrapped to 144, and -0.0 reused 0.0's
+    @tf.function
+    def double(x):
+        return x * 2
+
+    assert double(np.uint8(200)).numpy() == 144  # uint8 arithmetic wraps, as in TF
+    got = double(np.int32(200))
+    assert got.dtype == tf.int32 and got.numpy() == 400
+    for k in (1.5, 2.5):
+        got = double(np.float64(k))
+        assert got.dtype == tf.float64 and got.numpy() == 2 * k
+    assert double.experimental_get_tracing_count() == 3
+
+    angle = tf.function(lambda x: tf.math.atan2(x, -1.0))
+    angle(np.float32(0.0))
+    assert angle(np.float32(-0.0)).numpy() == np.float32(-np.pi)
+    assert angle.experimental_get_tracing_count() == 1
+    with pytest.raises(TypeError):  # bool + int refused, as TensorFlow
+        tf.function(lambda x: x + 1)(np.bool_(True))
+
+
 def test_retracing_warning_names_the_changing_argument(caplog):
     @tf.function
     def f(x, scale):

@@ -79,6 +79,10 @@ def _fast_key(args, flat: list):
             key.append(a.shape)
             key.append(dt)
             flat.append(_device.current().asarray(a))
+        elif t in _NUMPY_SCALARS:
+            key.append(())
+            key.append(_NUMPY_SCALARS[t])
+            flat.append(_device.current().asarray(a))
         elif t is list or t is tuple:
             key.append(t)
             key.append(len(a))
@@ -112,6 +116,7 @@ _NDARRAY_DTYPES = {
         ),
     )
 }  # NumPy array arguments of these dtypes are tensor arguments
+_NUMPY_SCALARS = {np_dtype.type: dt for np_dtype, dt in _NDARRAY_DTYPES.items()}  # np.float32(1): a scalar tensor
 
 
 def _is_subtype(a, b) -> bool:

@@ -412,6 +412,13 @@ def ndarray_dtype(value):
         return None
 
 
+def _numpy_scalar_dtype(value):
+    try:
+        return dtypes.from_numpy(value.dtype)  # bfloat16 included (its kind is "V")
+    except (TypeError, ValueError, KeyError):
+        return None
+
+
 def _leaf_type(value, context) -> TraceType:
     t = type(value)
     if t is EagerTensor:
@@ -426,6 +433,12 @@ def _leaf_type(value, context) -> TraceType:
         dt = ndarray_dtype(value)
         if dt is not None:  # a NumPy array is a tensor argument: traced by dtype and shape
             return TensorSpec(value.shape, dt)
+    if isinstance(value, np.generic) and value.dtype.kind not in "OSU":
+        # a NumPy number is a scalar tensor argument, as TensorFlow traces it (np.float64
+        # too, though it is a float): traced by dtype, never reused for another dtype
+        dt = _numpy_scalar_dtype(value)
+        if dt is not None:
+            return TensorSpec((), dt)
     if getattr(value, "_is_tfunc_variable", False):
         ctx = context or TracingContext()
         return VariableType(value, ctx.alias_global_id(id(value)))
