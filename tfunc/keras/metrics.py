@@ -293,7 +293,7 @@ class MeanMetricWrapper(Mean):
     """The mean of ``fn(y_true, y_pred, **kwargs)`` over the samples seen."""
 
     def __init__(self, fn, name=None, dtype=None, **kwargs):
-        super().__init__(name=name if name is not None else getattr(fn, "__name__", "mean"), dtype=dtype)
+        super().__init__(name=name, dtype=dtype)  # unnamed: "mean_metric_wrapper", numbered, as Keras
         self._fn = fn
         self._fn_kwargs = kwargs
         if fn in _LOSS_FUNCTIONS:

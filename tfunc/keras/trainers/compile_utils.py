@@ -1,14 +1,19 @@
 """What ``Model.compile`` builds from its ``loss`` and ``metrics`` arguments.
 
 :class:`CompileLoss` resolves the loss of each model output (names, functions or Loss objects;
-one loss for every output, a list in output order or a dict by output name), checks that the
-labels fit the predictions, and sums the weighted losses. :class:`CompileMetrics` resolves the
-metrics of each output (``"accuracy"`` becomes binary, sparse categorical or categorical
-accuracy from the shapes of the labels and predictions, as Keras decides) and reports them by
-name. Both are built on the first batch, when the shapes are known.
+one loss for every output, a list in output order, a dict by output name, or a structure like
+the outputs when they are nested), checks that the labels fit the predictions, and sums the
+weighted losses; the outputs are walked leaf by leaf, as Keras 3's ``compile_utils`` walks them.
+:class:`CompileMetrics` resolves the metrics of each output (``"accuracy"`` becomes binary,
+sparse categorical or categorical accuracy from the shapes of the labels and predictions, as
+Keras decides) and reports them by name. Both are built on the first batch, when the shapes
+are known.
 """
 
 from __future__ import annotations
+
+import collections
+import re
 
 from ...api import array_ops, math_composites, math_ops, reduction_ops
 from ...api.variables import Variable
@@ -23,17 +28,26 @@ from ..layers import base as base_layer
 __all__ = ["CompileLoss", "CompileMetrics", "MetricsList", "get_loss", "get_metric"]
 
 
+def to_snake_case(name: str) -> str:
+    """Keras 3's ``to_snake_case``: ``"<lambda>"`` becomes ``"lambda"``, ``"myMetric"``
+    ``"my_metric"``."""
+    name = re.sub(r"\W+", "", name)
+    name = re.sub("(.)([A-Z][a-z]+)", r"\1_\2", name)
+    return re.sub("([a-z])([A-Z])", r"\1_\2", name).lower()
+
+
 def _name_of(obj) -> str:
+    """Keras's ``get_object_name``: an object's ``name``, else its function or class name in
+    snake case (the name logs, history and ``monitor=`` use)."""
     name = getattr(obj, "name", None)
     if isinstance(name, str):
         return name
     name = getattr(obj, "__name__", None)
-    if isinstance(name, str):
-        return name
-    return metrics_module._to_snake_case(type(obj).__name__)
+    return to_snake_case(name if isinstance(name, str) else type(obj).__name__)
 
 
 def is_binary_or_sparse_categorical(y_true, y_pred):
+    y_true, y_pred = _tensor_like(y_true), _tensor_like(y_pred)
     t_rank, p_rank = y_true.shape.rank, y_pred.shape.rank
     t_last = y_true.shape[-1] if t_rank else None
     p_last = y_pred.shape[-1] if p_rank else None
@@ -184,72 +198,59 @@ def get_loss(identifier, y_true, y_pred):
     return obj
 
 
-def _flat_outputs(y_pred, output_names):
-    """``(names, values)`` of the model outputs in their canonical order."""
-    if isinstance(y_pred, dict):
-        keys = [k for k in (output_names or []) if k in y_pred] or sorted(y_pred)
-        return keys, [y_pred[k] for k in keys]
-    if isinstance(y_pred, (list, tuple)):
-        names = list(output_names) if output_names and len(output_names) == len(y_pred) else [None] * len(y_pred)
-        return names, list(y_pred)
-    names = list(output_names) if output_names and len(output_names) == 1 else [None]
-    return names, [y_pred]
+# --- structures, as Keras's ``tree`` (lists and tuples differ; None is a leaf) -------------------
+
+
+def _same_structure(a, b) -> bool:
+    try:
+        nest.assert_same_structure(a, b)
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
+def _paths(x) -> set:
+    return set(nest.flatten_with_spec(x)[1].paths())
+
+
+def _lists_to_tuples(x):
+    if isinstance(x, (list, tuple)) and not hasattr(x, "_fields"):
+        return tuple(_lists_to_tuples(v) for v in x)
+    if isinstance(x, dict):
+        return type(x)((k, _lists_to_tuples(v)) for k, v in x.items())
+    return x
+
+
+def _resolve_path(path, structure):
+    for key in path:
+        structure = structure[key]
+    return structure
 
 
 def _struct(x) -> str:
     return str(nest.map_structure(lambda _: "*", x))
 
 
-def _flat_targets(y_true, y_pred, names):
-    """The labels (or sample weights) for each flattened output, matched by position or name."""
-    n = len(names)
-    if isinstance(y_true, dict):
-        if isinstance(y_pred, dict) or all(name is not None for name in names):
-            missing = [k for k in names if k not in y_true]
-            if not missing:
-                return [y_true[k] for k in names]
-        raise ValueError(
-            "y_true and y_pred have different structures.\n"
-            f"y_true: {_struct(y_true)}\ny_pred: {_struct(y_pred)}\n(outputs: {names})"
-        )
-    if isinstance(y_true, (list, tuple)) and not (n == 1 and not isinstance(y_pred, (list, tuple, dict))):
-        if len(y_true) != n:
-            raise ValueError(
-                f"y_true and y_pred have different structures.\ny_true: {_struct(y_true)}\ny_pred: {_struct(y_pred)}\n"
-            )
-        return list(y_true)
-    if n == 1:
-        return [y_true]
-    raise ValueError(
-        f"y_true and y_pred have different structures.\ny_true: {_struct(y_true)}\ny_pred: {_struct(y_pred)}\n"
-    )
+class _WeightedLoss:
+    """A loss and its weight: one leaf of the loss structure."""
+
+    __slots__ = ("loss", "weight")
+
+    def __init__(self, loss, weight):
+        self.loss = loss
+        self.weight = weight
 
 
-def _per_output(spec, names, what):
-    """Spreads ``spec`` (one value for all outputs, a list in output order, or a dict by name)
-    over the outputs."""
-    n = len(names)
-    if isinstance(spec, dict):
-        if n == 1 and names[0] is None and len(spec) == 1:
-            return list(spec.values())
-        unknown = [k for k in spec if k not in names]
-        if unknown:
-            raise ValueError(f"Expected keys {names} in {what} dict, but found {what}.keys()={list(spec)}")
-        return [spec.get(k) for k in names]
-    if isinstance(spec, (list, tuple)):
-        if n == 1 and len(spec) == 1:
-            return list(spec)
-        if len(spec) != n:
-            raise ValueError(
-                f"For a model with {n} output(s), when providing the `{what}` argument as a list, it should "
-                f"have as many entries as the model has outputs. Received: {what}={spec} of length {len(spec)}."
-            )
-        return list(spec)
-    return [spec] * n
+def _weighted(loss, weight):
+    return None if loss is None else _WeightedLoss(loss, weight)
 
 
 class CompileLoss:
-    """The total loss of a compiled model: ``sum(weight_i * loss_i(y_true_i, y_pred_i))``."""
+    """The total loss of a compiled model: ``sum(weight_i * loss_i(y_true_i, y_pred_i))`` over the
+    leaves of the model's (possibly nested) outputs, matched to the losses as Keras 3 matches
+    them: one loss for every output, a structure like the outputs (a list, dict or nesting of
+    them), a flat list in flattening order, or a dict by output name. With several losses each
+    is also tracked as ``"<name>_loss"``, named by its path (``"1/dense_1"``, ``"y/z"``)."""
 
     def __init__(self, loss, loss_weights=None, output_names=None):
         if loss_weights is not None and not isinstance(loss_weights, (list, tuple, dict, float, int)):
@@ -258,75 +259,187 @@ class CompileLoss:
                 f"dict (multiple output case). Received instead: loss_weights={loss_weights} of type "
                 f"{type(loss_weights)}"
             )
-        for ident in nest.flatten(loss) if isinstance(loss, (list, tuple, dict)) else [loss]:
+        for ident in nest.flatten(loss):
             resolve_loss_identifier(ident)
         self._user_loss = loss
         self._user_loss_weights = loss_weights
         self.output_names = output_names
         self.built = False
-        self._flat_losses: list = []  # (output index, Loss, weight, name)
+        self._flat_losses: list = []  # (path, Loss, weight, name)
         self.metrics: list = []
+        self._y_pred_structure = self._y_true_structure = None
 
     def build(self, y_true, y_pred):
-        names, preds = _flat_outputs(y_pred, self.output_names)
-        trues = _flat_targets(y_true, y_pred, names)
-        losses = _per_output(self._user_loss, names, "loss")
-        weights = (
-            [None] * len(names)
-            if self._user_loss_weights is None
-            else _per_output(self._user_loss_weights, names, "loss_weights")
-        )
+        loss, loss_weights = self._user_loss, self._user_loss_weights
+        names = self.output_names
+        if names and isinstance(loss, dict) and not isinstance(y_pred, dict):
+            if set(names) != set(loss):
+                raise ValueError(f"Expected keys {names} in loss dict, but found loss.keys()={list(loss)}")
+            loss = [loss[name] for name in names]
+            if isinstance(loss_weights, dict):
+                loss_weights = [loss_weights[name] for name in names]
+        if loss_weights is not None:
+            if not _same_structure(loss, loss_weights):
+                flat_weights = nest.flatten(loss_weights)
+                if len(nest.flatten(loss)) != len(flat_weights):
+                    raise ValueError(
+                        f"`loss_weights` must match the number of losses, got {len(nest.flatten(loss))} losses "
+                        f"and {len(flat_weights)} weights."
+                    )
+                loss_weights = nest.pack_sequence_as(loss, flat_weights)
+            loss = nest.map_structure(_weighted, loss, loss_weights)
+        else:
+            loss = nest.map_structure(lambda ident: _weighted(ident, None), loss)
+        n = len(nest.flatten(y_pred))
+        try:
+            output_names = nest.pack_sequence_as(y_pred, list(names))
+        except (ValueError, TypeError):  # no names, or not one per output (a subclassed model's)
+            output_names = nest.pack_sequence_as(y_pred, [None] * n)
+        if not nest.is_nested(loss):
+            loss = nest.map_structure(lambda _: loss, y_pred)
         self._flat_losses = []
-        for i, (name, ident, weight, yt, yp) in enumerate(zip(names, losses, weights, trues, preds)):
-            if ident is None:
-                continue
-            obj = get_loss(ident, _tensor_like(yt), _tensor_like(yp))
-            label = name if name is not None else (obj.name or _name_of(obj))
-            self._flat_losses.append((i, obj, weight, label))
-        if not self._flat_losses:
-            raise ValueError("No loss to compute: every output's loss is None.")
+        self._build_nested(y_true, y_pred, loss, output_names, ())
         if len(self._flat_losses) > 1:
-            self.metrics = [metrics_module.Mean(name=f"{label}_loss") for _, _, _, label in self._flat_losses]
+            self.metrics = [metrics_module.Mean(name=f"{name}_loss") for _, _, _, name in self._flat_losses]
+        self._y_pred_structure = nest.map_structure(lambda _: None, y_pred)
+        self._y_true_structure = nest.map_structure(lambda _: None, y_true)
         self.built = True
 
+    def _build_nested(self, y_true, y_pred, loss, output_names, path):
+        """Keras's ``CompileLoss._build_nested``: walks the loss structure along the outputs."""
+        if loss is None:
+            return
+        if not nest.is_nested(loss):
+            resolved = get_loss(loss.loss, y_true, y_pred)
+            name_path = path
+            if not nest.is_nested(output_names):
+                output_name = output_names if output_names is not None else resolved.name
+                if not name_path:
+                    name_path = (output_name,)
+                elif isinstance(name_path[-1], int):  # a list position reads as the output's name
+                    name_path = name_path[:-1] + (output_name,)
+            name = "/".join(str(p) for p in name_path)
+            if name == "":
+                flat = list(output_names) if isinstance(output_names, dict) else nest.flatten(output_names)
+                name = "_".join(str(p) for p in flat)
+            self._flat_losses.append((path, resolved, loss.weight, name))
+            return
+        if (
+            isinstance(loss, (list, tuple))
+            and not any(nest.is_nested(item) for item in loss)
+            and len(loss) == len(nest.flatten(y_pred))
+        ):
+            loss = nest.pack_sequence_as(y_pred, list(loss))  # a flat list in flattening order
+        elif isinstance(loss, (list, tuple)) and not isinstance(y_pred, type(loss)):
+            for item in loss:  # as Keras: each loss of the list on the whole output
+                self._build_nested(y_true, y_pred, item, output_names, path)
+            return
+        if not nest.is_nested(loss):
+            return self._build_nested(y_true, y_pred, loss, output_names, path)
+        if not isinstance(loss, type(y_pred)):
+            raise KeyError(f"The path: {path} in the `loss` argument, can't be found in the model's output (`y_pred`).")
+        if isinstance(loss, dict):
+            items = loss.items()
+
+            def has(key, obj):
+                return isinstance(obj, dict) and key in obj
+
+        else:
+            items = enumerate(loss)
+
+            def has(key, obj):
+                return isinstance(obj, (list, tuple)) and key < len(obj)
+
+        for key, item in items:
+            if item is None:
+                continue
+            if not (has(key, y_true) and has(key, y_pred)):
+                raise KeyError(
+                    f"The path: {path + (key,)} in the `loss` argument, can't be found in either the model's "
+                    "output (`y_pred`) or in the labels (`y_true`)."
+                )
+            self._build_nested(y_true[key], y_pred[key], item, output_names[key], path + (key,))
+
+    def _match_labels(self, y_true, y_pred):
+        """The labels in the structure of the outputs, as Keras's ``CompileLoss.call`` finds it."""
+        if not nest.is_nested(y_true) and hasattr(y_pred, "__len__") and len(y_pred) == 1:
+            y_true = [y_true]
+        elif isinstance(y_pred, (list, tuple)) and isinstance(y_true, dict):
+            if self.output_names and set(self.output_names) == set(y_true):
+                y_true = [y_true[name] for name in self.output_names]
+        try:
+            return nest.pack_sequence_as(y_pred, y_true)
+        except (ValueError, TypeError):
+            pass
+        if nest.is_nested(y_true) and _paths(y_true) == _paths(y_pred):  # lists for tuples
+            return nest.pack_sequence_as(y_pred, nest.flatten(y_true))
+        # labels only for the outputs that have a loss
+        flat_true = nest.flatten(y_true)
+        flat_loss = nest.flatten(self._user_loss)
+        with_loss = [i for i, ident in enumerate(flat_loss) if ident is not None]
+        if len(flat_true) == len(with_loss) and nest.is_nested(self._user_loss):
+            labels = [None] * len(flat_loss)
+            for i, label in zip(with_loss, flat_true):
+                labels[i] = label
+            return nest.pack_sequence_as(self._user_loss, labels)
+        raise ValueError(
+            f"y_true and y_pred have different structures.\ny_true: {_struct(y_true)}\ny_pred: {_struct(y_pred)}\n"
+        )
+
     def __call__(self, y_true, y_pred, sample_weight=None):
+        if not nest.is_nested(y_true) and not nest.is_nested(y_pred):
+            # one output: as Keras, its first loss only, and no per-loss tracking
+            if not self.built:
+                self.build(y_true, y_pred)
+            if not self._flat_losses:
+                return None
+            path, loss, weight, name = self._flat_losses[0]
+            sw = _resolve_path(path, sample_weight) if nest.is_nested(sample_weight) else sample_weight
+            return self._value(loss, weight, name, y_true, y_pred, sw, None)
+        if not _same_structure(y_pred, y_true):
+            y_true = self._match_labels(y_true, y_pred)
         if not self.built:
             self.build(y_true, y_pred)
-        names, preds = _flat_outputs(y_pred, self.output_names)
-        trues = _flat_targets(y_true, y_pred, names)
-        weights = None
-        if sample_weight is not None:
-            weights = (
-                _flat_targets(sample_weight, y_pred, names)
-                if isinstance(sample_weight, (list, tuple, dict))
-                else [sample_weight] * len(names)
-            )
+        if not _same_structure(self._y_pred_structure, y_pred):
+            y_pred = nest.pack_sequence_as(self._y_pred_structure, nest.flatten(y_pred))
+        if not _same_structure(self._y_true_structure, y_true):
+            y_true = nest.pack_sequence_as(self._y_true_structure, nest.flatten(y_true))
+        metrics = self.metrics or [None] * len(self._flat_losses)
         total = None
-        for k, (i, loss, weight, label) in enumerate(self._flat_losses):
-            yt, yp = _tensor_like(trues[i]), _tensor_like(preds[i])
-            if yt is None:
-                raise ValueError(
-                    f"The model was compiled with a loss for output {label!r}, but no labels (y) were given for it."
-                )
-            check_label_shapes(loss, yt, yp, loss.name or label)
-            sw = None if weights is None else weights[i]
-            mask = _prediction_mask(yp)
-            if mask is not None:  # Keras's Loss.__call__ weighs the samples by the prediction's mask
-                sw = _apply_mask(sw, mask, yp.dtype, loss.reduction)
-            if _loss_kind(loss) == "dense" or isinstance(loss, LossFunctionWrapper):
-                yt, yp = metrics_module.squeeze_or_expand_to_same_rank(yt, yp)
-            value = loss(yt, yp, sw)
-            value = math_ops.cast(value, D.float32) if value.dtype is not D.float32 else value
-            if self.metrics:
-                # Keras weighs a batch's value by its static batch size, which its traced steps
-                # never know (tf.data's batch dimension is None): traced, a per-output loss is
-                # the plain mean of the batches' values; run eagerly, the batch-weighted mean
-                batch = yp.shape[0] if isinstance(yp, EagerTensor) and yp.shape.rank else None
-                self.metrics[k].update_state(value, sample_weight=batch)
-            if weight is not None:
-                value = value * float(weight)
+        for (path, loss, weight, name), metric in zip(self._flat_losses, metrics):
+            sw = _resolve_path(path, sample_weight) if nest.is_nested(sample_weight) else sample_weight
+            value = self._value(
+                loss, weight, name, _resolve_path(path, y_true), _resolve_path(path, y_pred), sw, metric
+            )
             total = value if total is None else total + value
         return total
+
+    @staticmethod
+    def _value(loss, weight, name, y_true, y_pred, sample_weight, metric):
+        """``weight * loss(y_true, y_pred, sample_weight)``, the unweighted value tracked by
+        ``metric``."""
+        yt, yp = _tensor_like(y_true), _tensor_like(y_pred)
+        if yt is None:
+            raise ValueError(
+                f"The model was compiled with a loss for output {name!r}, but no labels (y) were given for it."
+            )
+        check_label_shapes(loss, yt, yp, loss.name or name)
+        mask = _prediction_mask(yp)
+        if mask is not None:  # Keras's Loss.__call__ weighs the samples by the prediction's mask
+            sample_weight = _apply_mask(sample_weight, mask, yp.dtype, loss.reduction)
+        if _loss_kind(loss) == "dense" or isinstance(loss, LossFunctionWrapper):
+            yt, yp = metrics_module.squeeze_or_expand_to_same_rank(yt, yp)
+        value = loss(yt, yp, sample_weight)
+        value = math_ops.cast(value, D.float32) if value.dtype is not D.float32 else value
+        if metric is not None:
+            # Keras weighs a batch's value by its static batch size, which its traced steps
+            # never know (tf.data's batch dimension is None): traced, a per-output loss is
+            # the plain mean of the batches' values; run eagerly, the batch-weighted mean
+            batch = yp.shape[0] if isinstance(yp, EagerTensor) and yp.shape.rank else None
+            metric.update_state(value, sample_weight=batch)
+        if weight is not None:
+            value = value * float(weight)
+        return value
 
 
 def _tensor_like(x):
@@ -359,7 +472,7 @@ def get_metric(identifier, y_true, y_pred):
     """A Metric for ``identifier``, named as Keras names it (the string given, or the object's
     name)."""
     if identifier is None:
-        return None
+        raise ValueError("Expected metric, received `None`")
     if isinstance(identifier, str) and identifier.lower() in ("accuracy", "acc"):
         is_binary, is_sparse = is_binary_or_sparse_categorical(y_true, y_pred)
         if is_binary:
@@ -380,7 +493,8 @@ def get_metric(identifier, y_true, y_pred):
         obj = metrics_module.get(identifier)
     name = identifier if isinstance(identifier, str) else _name_of(obj)
     if not isinstance(obj, metrics_module.Metric):
-        obj = metrics_module.MeanMetricWrapper(obj, name=name)
+        # unnamed first, as Keras (it takes an automatic "mean_metric_wrapper" name's number)
+        obj = metrics_module.MeanMetricWrapper(obj)
     obj.name = name
     return obj
 
@@ -436,9 +550,19 @@ class MetricsList(metrics_module.Metric):
         return {m.name: m.result() for m in self.metrics}
 
 
+def get_metrics_list(metrics, y_true, y_pred, output_name=None):
+    """The metrics of one output (one metric or a list of them), or None."""
+    if metrics is None:
+        return None
+    entries = metrics if isinstance(metrics, (list, tuple)) else [metrics]
+    return MetricsList([get_metric(m, y_true, y_pred) for m in entries], output_name=output_name)
+
+
 class CompileMetrics(metrics_module.Metric):
     """The ``metrics`` and ``weighted_metrics`` of ``compile``: a metric whose result is a dict of
-    metric name to value (prefixed by the output name for models with several outputs)."""
+    metric name to value (prefixed by the output name for models with several outputs). As in
+    Keras 3, the metrics of several outputs are a list with one entry per output or a dict by
+    output name (for a list or dict of outputs), else a structure like the outputs."""
 
     def __init__(self, metrics, weighted_metrics, output_names=None):
         super().__init__(name="compile_metrics")
@@ -456,6 +580,7 @@ class CompileMetrics(metrics_module.Metric):
         self.built = False
         self._flat_metrics: list = []
         self._flat_weighted_metrics: list = []
+        self._resolved_output_names = None
 
     @property
     def metrics(self) -> list:
@@ -467,48 +592,86 @@ class CompileMetrics(metrics_module.Metric):
     def variables(self) -> list:
         return [v for m in self.metrics for v in m.variables]
 
-    def _build_set(self, spec, names, trues, preds, argument_name):
-        n = len(names)
-        if not spec:
-            return [None] * n
-        if n == 1:
-            entries = nest.flatten(spec) if isinstance(spec, dict) else list(spec)
-            return [MetricsList([get_metric(m, trues[0], preds[0]) for m in entries if m is not None])]
-        per = _per_output(spec, names, argument_name)
-        out = []
-        for name, entry, yt, yp in zip(names, per, trues, preds):
-            if entry is None:
-                out.append(None)
-                continue
-            entries = entry if isinstance(entry, (list, tuple)) else [entry]
-            out.append(MetricsList([get_metric(m, yt, yp) for m in entries if m is not None], output_name=name))
-        return out
-
     def build(self, y_true, y_pred):
-        names, preds = _flat_outputs(y_pred, self.output_names)
-        trues = [_tensor_like(t) for t in _flat_targets(y_true, y_pred, names)]
-        preds = [_tensor_like(p) for p in preds]
-        self._flat_metrics = self._build_set(self._user_metrics, names, trues, preds, "metrics")
-        self._flat_weighted_metrics = self._build_set(
-            self._user_weighted_metrics, names, trues, preds, "weighted_metrics"
-        )
+        num_outputs = len(nest.flatten(y_pred))
+        # "flat": one list or dict of outputs (not nested deeper)
+        y_pred_is_flat = nest.is_nested(y_pred) and len(y_pred) == num_outputs
+        output_names = self.output_names
+        if y_pred_is_flat and isinstance(y_pred, dict):  # a dict's keys name its outputs
+            if output_names and set(y_pred) == set(output_names):
+                pass
+            elif isinstance(y_pred, collections.OrderedDict):
+                output_names = list(y_pred)
+            else:
+                output_names = sorted(y_pred)
+        self._resolved_output_names = output_names if num_outputs > 1 and y_pred_is_flat else None
+        args = (num_outputs, output_names, y_true, y_pred, y_pred_is_flat)
+        self._flat_metrics = self._build_metrics_set(self._user_metrics, *args, "metrics")
+        self._flat_weighted_metrics = self._build_metrics_set(self._user_weighted_metrics, *args, "weighted_metrics")
         self.built = True
+
+    def _build_metrics_set(self, metrics, num_outputs, output_names, y_true, y_pred, y_pred_is_flat, argument_name):
+        if not metrics:
+            return [None] * num_outputs
+        if num_outputs == 1:  # every metric on the one output, not named after it
+            return [get_metrics_list(nest.flatten(metrics), nest.flatten(y_true)[0], nest.flatten(y_pred)[0])]
+        flat_metrics = None
+        if y_pred_is_flat:
+            if isinstance(metrics, (list, tuple)) and len(metrics) == num_outputs:
+                flat_metrics = metrics
+            elif output_names and isinstance(metrics, dict) and set(metrics) <= set(output_names):
+                flat_metrics = [metrics.get(name) for name in output_names]
+        if flat_metrics is not None:
+            names = output_names or [None] * num_outputs
+            try:
+                return [
+                    get_metrics_list(m, yt, yp, n)
+                    for m, yt, yp, n in zip(flat_metrics, self._flatten_y(y_true), self._flatten_y(y_pred), names)
+                ]
+            except ValueError as e:
+                raise ValueError(f"{e}\nReceived: {argument_name}={metrics}") from e
+        # deeply nested: `metrics` has the structure of the outputs (lists and tuples alike)
+        try:
+            shallow = _lists_to_tuples(y_pred)
+            names = nest.flatten(nest.pack_sequence_as(shallow, list(output_names or [None] * num_outputs)))
+            per_output = nest.flatten_up_to(shallow, _lists_to_tuples(metrics))
+            labels = nest.flatten_up_to(shallow, _lists_to_tuples(y_true))
+            return [
+                get_metrics_list(m, yt, yp, n) for m, yt, yp, n in zip(per_output, labels, nest.flatten(y_pred), names)
+            ]
+        except (ValueError, TypeError) as e:
+            structure = nest.map_structure(lambda _: "X", y_pred)
+            names_hint = (
+                f"either be a dict or a list matching the output names of the functional model {self.output_names} or "
+                if self.output_names
+                else ""
+            )
+            raise ValueError(
+                f"{e}\nInvalid `{argument_name}`. `{argument_name}` should contain metrics objects and "
+                f"{names_hint}match the output structure of the model: {structure}.\n"
+                f"Received: {argument_name}={metrics}"
+            ) from e
+
+    def _flatten_y(self, y):
+        if isinstance(y, dict) and self._resolved_output_names is not None:
+            return [y[name] for name in self._resolved_output_names]
+        return nest.flatten(y)
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         if not self.built:
             self.build(y_true, y_pred)
-        names, preds = _flat_outputs(y_pred, self.output_names)
-        trues = _flat_targets(y_true, y_pred, names)
-        for mls, yt, yp in zip(self._flat_metrics, trues, preds):
+        y_true = self._flatten_y(y_true)
+        y_pred = self._flatten_y(y_pred)
+        for mls, yt, yp in zip(self._flat_metrics, y_true, y_pred):
             if mls:
                 mls.update_state(yt, yp)
-        if sample_weight is None:
-            weights = [None] * len(names)
-        elif isinstance(sample_weight, (list, tuple, dict)):
-            weights = _flat_targets(sample_weight, y_pred, names)
+        if sample_weight is not None:
+            sample_weight = self._flatten_y(sample_weight)
+            if len(sample_weight) < len(y_true):  # one weight for every output
+                sample_weight = [sample_weight[0]] * len(y_true)
         else:
-            weights = [sample_weight] * len(names)
-        for mls, yt, yp, sw in zip(self._flat_weighted_metrics, trues, preds, weights):
+            sample_weight = [None] * len(y_true)
+        for mls, yt, yp, sw in zip(self._flat_weighted_metrics, y_true, y_pred, sample_weight):
             if mls:
                 mls.update_state(yt, yp, sw)
 

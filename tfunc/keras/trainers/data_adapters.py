@@ -499,20 +499,21 @@ class EpochIterator:
                     self._current_iterator = None
                     return
                 self._steps_seen += len(batches)
-                yield step, step + len(batches) - 1, batches
+                # as Keras, a short last execution still ends at ``step + steps_per_execution - 1``
+                yield step, step + spe - 1, batches
             if self._num_batches and self._steps_seen >= self._num_batches:
                 self._current_iterator = iter(self.data_adapter)
                 self._steps_seen = 0
         else:
             iterator = iter(self.data_adapter)
-            step = 0
-            while True:
+            seen = 0
+            for step in itertools.count(0, spe):
                 batches = self._next_batches(iterator)
                 if not batches:
-                    self._num_batches = step
+                    self._num_batches = seen
                     return
-                yield step, step + len(batches) - 1, batches
-                step += len(batches)
+                seen += len(batches)
+                yield step, step + spe - 1, batches
 
     def first_batch(self):
         """A batch to build the model with, without consuming the data of the first epoch."""

@@ -131,7 +131,7 @@ class Trainer:
         ):
             # as Keras: without loss scaling, small float16 gradients flush to zero
             self.optimizer = optimizers_module.LossScaleOptimizer(self.optimizer, name="loss_scale_optimizer")
-        output_names = getattr(self, "output_names", None)
+        output_names = self._tfunc_compile_output_names()
         self._tfunc_compile_loss = (
             CompileLoss(loss, loss_weights, output_names=output_names) if loss is not None else None
         )
@@ -171,6 +171,18 @@ class Trainer:
             steps_per_execution=steps_per_execution,
             jit_compile=bool(jit_compile),
         )
+
+    def _tfunc_compile_output_names(self):
+        """The ``output_names`` Keras's ``compile`` sees: a functional model's output layer names,
+        one per flat output (a dict's too), none for a Sequential model (Keras's has none)."""
+        from ..models.functional import Functional  # the models import this module
+        from ..models.sequential import Sequential
+
+        if isinstance(self, Sequential):
+            return None
+        if isinstance(self, Functional):
+            return [t._keras_history[0].name for t in self.outputs]
+        return getattr(self, "output_names", None)
 
     def get_compile_config(self) -> dict:
         """The arguments of :meth:`compile`, serialized as Keras 3 writes them (the optimizer and
@@ -648,8 +660,12 @@ class Trainer:
                     outputs = [[] for _ in nest.flatten(batch_outputs)]
                 for acc, value in zip(outputs, nest.flatten(batch_outputs)):
                     acc.append(value)
-            # NumPy arrays, as Keras gives them to callbacks
-            callbacks.on_predict_batch_end(end, {"outputs": nest.map_structure(_to_numpy, step_outputs[-1])})
+            # NumPy arrays, as Keras gives them to callbacks: the outputs of every batch the
+            # execution ran (``steps_per_execution``), concatenated
+            callbacks.on_predict_batch_end(
+                end,
+                {"outputs": nest.map_structure(lambda *xs: np.concatenate([_to_numpy(x) for x in xs]), *step_outputs)},
+            )
             if self.stop_predicting:
                 break
         callbacks.on_predict_end()
