@@ -18,6 +18,7 @@ import contextlib
 import itertools
 import os
 import sys
+import weakref
 from types import FrameType
 from typing import Optional
 
@@ -107,6 +108,7 @@ class FuncGraph:
         self.inputs: list = []  # the placeholders of the traced function's arguments
         self.outputs: list = []
         self.structured_outputs = None  # what the function returned, with symbolic tensors
+        self._open = 0  # how many ``as_default`` blocks of this graph are running (it is being built)
 
     def release_own_tensors(self) -> None:
         """Drops the lists of this graph's own tensors (inputs, outputs, structured outputs)
@@ -130,8 +132,12 @@ class FuncGraph:
         return str(self.ir)
 
     def mark_literal(self, t) -> None:
-        """``t`` was made from a Python value while tracing: a constant, not a capture."""
+        """``t`` was made from a Python value while tracing: a constant, not a capture.  It stays
+        an eager tensor (its value folds), but one a branch or loop body makes belongs to that
+        sub-graph as its other values do (see :func:`_note_subgraph_literal`)."""
         self.literal_ids[id(t)] = t  # held, so the id stays unique
+        if self.outer is not None:
+            _note_subgraph_literal(t, self)
 
     def scalar_literal(self, value, dtype, make):
         """The tensor for a Python scalar ``value`` of ``dtype`` in this graph, made once:
@@ -152,10 +158,12 @@ class FuncGraph:
     def as_default(self):
         prev = ctx.graph
         ctx.graph = self
+        self._open += 1
         try:
             yield self
         finally:
             ctx.graph = prev
+            self._open -= 1
 
     def is_ancestor_of(self, other: "FuncGraph") -> bool:
         g = other.outer
@@ -182,6 +190,9 @@ class FuncGraph:
         hit = self._const_captures.get(key)
         if hit is not None:
             return hit[1], hit[2]
+        made_in = _SUBGRAPH_LITERALS.get(key)
+        if made_in is not None:
+            self._check_in_scope(t, made_in)
         nid = self.constant(t._value, t._dtype)
         spec = self.ir.spec((nid, 0))
         self._const_captures[key] = (t, nid, spec)
@@ -191,6 +202,23 @@ class FuncGraph:
                 root = root.outer
             root._nested_const_captures[key] = t
         return nid, spec
+
+    def _check_in_scope(self, t: EagerTensor, made_in: tuple) -> None:
+        """Raises if the constant ``t``, made in the sub-graph ``made_in`` tells of, is out of
+        scope here: usable only in that sub-graph, the ones it encloses, and functions traced
+        while it is being built (their closures), as any value made there."""
+        ref, graph_ref, name = made_in
+        if ref() is not t:
+            return  # (an entry for an earlier tensor with the same id, not yet removed)
+        g = graph_ref()
+        if g is not None and (g is self or g.is_ancestor_of(self) or g._open):
+            return
+        raise LeakedTensorError(
+            f"{t!r} is out of scope and cannot be used here. Use return values, explicit Python "
+            "locals or TensorFlow collections to access it. The tensor was defined in "
+            f"FuncGraph(name={name}), which is out of scope; see "
+            "https://www.tensorflow.org/guide/function#all_outputs_of_a_tffunction_must_be_return_values"
+        )
 
     def capture(self, t: SymbolicTensor) -> SymbolicTensor:
         """Makes a tensor of an enclosing graph available here, as a placeholder."""
@@ -236,7 +264,8 @@ class FuncGraph:
                 refs.append((t.node, t.index))
                 specs.append(t._spec)
             elif tt is EagerTensor:
-                if self.outer is not None and ctx.tapes and _watched(t):
+                # (a constant this graph made is its own: a constant here, as any value it made)
+                if self.outer is not None and ctx.tapes and _watched(t) and id(t) not in self.literal_ids:
                     t = self.capture_watched(t)
                     refs.append((t.node, t.index))
                     specs.append(t._spec)
@@ -303,6 +332,26 @@ class FuncGraph:
         if len(out_specs) == 1:  # most ops: skip the generator
             return (SymbolicTensor(self, node.id, 0, out_specs[0]),)
         return tuple(SymbolicTensor(self, node.id, i, s) for i, s in enumerate(out_specs))
+
+
+# The constants branches and loop bodies made: id -> (weak reference to the constant, weak
+# reference to its sub-graph, the sub-graph's name).  Such a constant is an eager tensor, as at
+# the top level of a function, but it may not leave its sub-graph (kept in a Python list, set
+# as an attribute, returned) any more than ``x * 2`` made there: TensorFlow's
+# InaccessibleTensorError.  Checked where a graph first takes the constant in
+# (:meth:`FuncGraph._check_in_scope`); an entry goes when its constant does.
+_SUBGRAPH_LITERALS: dict = {}
+
+
+def _note_subgraph_literal(t: EagerTensor, g: FuncGraph) -> None:
+    key = id(t)
+
+    def forget(ref):
+        entry = _SUBGRAPH_LITERALS.get(key)
+        if entry is not None and entry[0] is ref:  # (not a later tensor's entry with that id)
+            _SUBGRAPH_LITERALS.pop(key, None)
+
+    _SUBGRAPH_LITERALS[key] = (weakref.ref(t, forget), weakref.ref(g), g.name)
 
 
 def _watched(t) -> bool:

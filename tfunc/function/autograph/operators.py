@@ -252,17 +252,20 @@ def _staged_if(cond, body, orelse, get_state, set_state, names):
                 with fg.as_default():
                     b = _zeros_like_value(a)
         ua, ub = isinstance(a, Undefined), isinstance(b, Undefined)
+        why = None
         if ua or ub:
             if ua and ub and a.is_poison and a is b:
                 final[i] = a
                 continue
-            missing = _BRANCH[0] if ua else _BRANCH[1]
-            final[i] = Undefined(name, f"'{name}' must also be initialized in the {missing} branch")
-            continue
-        if a is None or b is None:
-            final[i] = Undefined(
-                name, f"'{name}' is None at the end of the {_BRANCH[0] if a is None else _BRANCH[1]} branch."
-            )
+            why = f"'{name}' must also be initialized in the {_BRANCH[0] if ua else _BRANCH[1]} branch"
+        elif a is None or b is None:
+            why = f"'{name}' is None at the end of the {_BRANCH[0] if a is None else _BRANCH[1]} branch."
+        if why is not None:
+            if not name.isidentifier():
+                # an attribute or item (``o.side``, ``d['k']``) outlives the function: refused
+                # here, as TensorFlow does; a local name fails only if it is read
+                raise ValueError(why)
+            final[i] = Undefined(name, why)
             continue
         if a is b and not isinstance(a, _SCALARS) and not _has_tensors(a):
             final[i] = a  # the same Python object either way (a function, a module...)
