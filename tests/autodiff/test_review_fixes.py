@@ -137,7 +137,9 @@ def _ta_range_loop(x):
 
 
 def _ta_recurrence(x):
-    ta = tf.TensorArray(tf.float32, size=4, dynamic_size=True)
+    # (clear_after_read=False: else an eager read empties the element, as in TensorFlow, and
+    # the eager result differs from the graph one)
+    ta = tf.TensorArray(tf.float32, size=4, dynamic_size=True, clear_after_read=False)
     ta = ta.write(0, x)
     for i in tf.range(1, 4):
         ta = ta.write(i, tf.sin(ta.read(i - 1)) * x)

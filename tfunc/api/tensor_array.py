@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..core import dtypes as D
 from ..core import nest
+from ..core.context import ctx
 from ..core.shapes import TensorShape, to_tuple
 from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import call
@@ -42,7 +43,13 @@ class TensorArray:
             size = 0
         self._length = size if isinstance(size, int) and not self._dynamic else None
         n = convert_to_tensor(size, dtype=D.int32) if not hasattr(size, "dtype") else size
-        self._handle = call(ops.tensor_array_new_op, (n,), self._attrs(dynamic_size=self._dynamic))
+        # As TensorFlow: an eager TensorArray's read empties the element unless clear_after_read=False;
+        # one made while tracing (TensorFlow's TensorList) never does
+        eager = ctx.graph is None
+        attrs = self._attrs(
+            dynamic_size=self._dynamic, eager=eager, clear_after_read=eager and clear_after_read is not False
+        )
+        self._handle = call(ops.tensor_array_new_op, (n,), attrs)
 
     def _attrs(self, **extra):
         return dict({"dtype": self._dtype, "element_shape": self._element_shape}, **extra)

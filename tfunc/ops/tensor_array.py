@@ -13,7 +13,7 @@ import sys
 import numpy as np
 
 from ..core import dtypes as D
-from ..core.errors import InvalidArgumentError
+from ..core.errors import IncompatibleShapesError, InvalidArgumentError
 from ..core.shapes import format_shape, shapes_compatible
 from ..core.specs import Spec
 from . import sampling as S
@@ -23,18 +23,28 @@ _HANDLE = Spec((), D.variant)
 
 
 class TensorArrayBuffer:
-    """The elements of one TensorArray (arrays or None when unwritten)."""
+    """The elements of one TensorArray (arrays or None when unwritten).
+
+    An element never written reads as zeros of the element shape, as in TensorFlow.  An
+    ``eager`` one (made outside any trace) follows TensorFlow's eager TensorArray: the element
+    shape is only the one the TensorArray knows (declared, or fixed by writes unless
+    infer_shape=False), and with ``clear_after_read`` a read empties the element: it then reads
+    as zeros in ``stack``/``gather``/``concat`` and may not be ``read`` again unless rewritten.
+    A traced one follows TensorFlow's TensorList: the first written element's shape also serves."""
 
     shape = ()
     ndim = 0
     size = 1
     dtype = np.dtype(object)
 
-    def __init__(self, length: int, dynamic: bool, dtype, element_shape):
+    def __init__(self, length: int, dynamic: bool, dtype, element_shape, eager=False, clear_after_read=False):
         self.items = [None] * length
         self.dynamic = dynamic
         self.elem_dtype = dtype
         self.element_shape = element_shape  # tuple or None
+        self.eager = eager
+        self.clear_after_read = clear_after_read
+        self.cleared: set = set()  # the indices a read emptied (clear_after_read)
 
     def __repr__(self):
         return f"<TensorArray buffer {len(self.items)} x {format_shape(self.element_shape)} {self.elem_dtype.name}>"
@@ -62,20 +72,58 @@ class TensorArrayBuffer:
         shape = tuple(np.shape(value))
         if self.element_shape is None or None in self.element_shape:
             self.element_shape = shape  # the shape of an empty stack, and of gradients
-        self.items[self._index(i, True)] = value
+        i = self._index(i, True)
+        self.items[i] = value
+        self.cleared.discard(i)
         return self
 
-    def read(self, i):
-        v = self.items[self._index(i, False)]
+    def read(self, i, xp, element_shape):
+        i = self._index(i, False)
+        v = self.items[i]
         if v is None:
-            raise InvalidArgumentError(
-                f"Could not read from TensorArray index {int(i)} because it has not yet been written to."
-            )
+            if i in self.cleared:
+                raise InvalidArgumentError(
+                    f"Could not read index {i} twice because it was cleared after a previous read "
+                    "(perhaps try setting clear_after_read = false?)"
+                )
+            v = self._zeros(element_shape, xp)
+        if self.clear_after_read:
+            self.items[i] = None
+            self.cleared.add(i)
         return v
 
-    def gather(self, indices, xp):
+    def _filled(self, indices, xp, element_shape, concat=False) -> list:
+        """The elements at ``indices``, zeros for those never written (or cleared)."""
+        items = [self.items[self._index(i, False)] for i in indices]
+        if any(v is None for v in items):
+            zeros = self._zeros(element_shape, xp, concat)
+            items = [zeros if v is None else v for v in items]
+        return items
+
+    def _zeros(self, element_shape, xp, concat=False):
+        """An element never written: zeros of ``element_shape`` (the TensorArray's: declared or
+        fixed by writes), or for a traced one else of the first write's shape.  A traced
+        ``concat`` counts an unknown first dimension as 0 rows."""
+        candidates = (element_shape,) if self.eager else (element_shape, self.element_shape)
+        known = [es for es in candidates if es is not None]
+        shape = next((tuple(es) for es in known if None not in es), None)
+        if shape is None and concat and not self.eager:
+            shape = next(((0,) + tuple(es[1:]) for es in known if es and None not in es[1:]), None)
+        if shape is None:
+            # (TensorFlow's eager TensorArray raises ValueError, its TensorList InvalidArgumentError)
+            raise (IncompatibleShapesError if self.eager else InvalidArgumentError)(
+                "Could not read an element of the TensorArray that was never written: its element shape "
+                f"{format_shape(element_shape)} is not fully defined, so its zeros have no shape (give the "
+                "TensorArray an element_shape)."
+            )
+        if self.elem_dtype.is_string:
+            return np.zeros(shape, self.elem_dtype._np)  # b"": strings stay on the host
+        written = next((v for v in self.items if v is not None), None)
+        return _module_of(written, xp).zeros(shape, self.elem_dtype._np)
+
+    def gather(self, indices, xp, element_shape):
         idx = np.asarray(indices).reshape(-1)
-        items = [self.read(i) for i in idx]
+        items = self._filled(idx, xp, element_shape)
         if not items:
             shape = (0,) + tuple(d or 0 for d in (self.element_shape or ()))
             return xp.zeros(shape, self.elem_dtype._np)
@@ -111,30 +159,26 @@ class TensorArrayBuffer:
             if i >= len(self.items):
                 self.items.extend([None] * (i + 1 - len(self.items)))
             self.items[i] = piece
+            self.cleared.discard(i)
         self.element_shape = (None,) + rest if len(set(lengths)) > 1 else (lengths[0] if lengths else 0,) + rest
         return self
 
-    def concat(self, xp):
-        missing = [i for i, v in enumerate(self.items) if v is None]
-        if missing:
-            raise InvalidArgumentError(f"Could not concat the TensorArray: index {missing[0]} has not been written to.")
+    def concat(self, xp, element_shape):
         if not self.items:
             rest = tuple(d or 0 for d in (self.element_shape or (0,))[1:])
             return xp.zeros((0,) + rest, self.elem_dtype._np)
-        return _module_of(self.items[0], xp).concatenate(self.items, axis=0)
+        items = self._filled(range(len(self.items)), xp, element_shape, concat=True)
+        return _module_of(items[0], xp).concatenate(items, axis=0)
 
     def stack(self, xp, element_shape=None):
         """The elements stacked; an empty array takes its element shape from the handle, or
         else from ``element_shape``, what tracing saw written (map_fn over no rows)."""
-        missing = [i for i, v in enumerate(self.items) if v is None]
-        if missing:
-            raise InvalidArgumentError(f"Could not stack the TensorArray: index {missing[0]} has not been written to.")
         if not self.items:
             shape = (0,) + tuple(d or 0 for d in (self.element_shape or element_shape or ()))
             return xp.zeros(shape, self.elem_dtype._np)
-        _check_same_shapes(self.items, range(len(self.items)), "stack")
-        xp = _module_of(self.items[0], xp)
-        return xp.stack(self.items)
+        items = self._filled(range(len(self.items)), xp, element_shape)
+        _check_same_shapes(items, range(len(items)), "stack")
+        return _module_of(items[0], xp).stack(items)
 
 
 def _check_same_shapes(items, indices, what: str) -> None:
@@ -149,7 +193,7 @@ def _check_same_shapes(items, indices, what: str) -> None:
 
 
 def _module_of(a, default):
-    if type(a).__module__.startswith("cupy"):
+    if a is not None and type(a).__module__.startswith("cupy"):
         return sys.modules["cupy"]  # a CuPy array: CuPy is imported
     return default
 
@@ -158,8 +202,8 @@ def _elem(attrs):
     return attrs["element_shape"]
 
 
-def _new_impl(xp, size, dtype, element_shape, dynamic_size):
-    return TensorArrayBuffer(int(size), dynamic_size, dtype, element_shape)
+def _new_impl(xp, size, dtype, element_shape, dynamic_size, eager=False, clear_after_read=False):
+    return TensorArrayBuffer(int(size), dynamic_size, dtype, element_shape, eager, clear_after_read)
 
 
 def _write_infer(specs, attrs):
@@ -259,7 +303,7 @@ tensor_array_read_op = register(
         kind="other",
         pure=False,
         infer=lambda specs, attrs: (Spec(_elem(attrs), attrs["dtype"]),),
-        impl=lambda xp, h, i, dtype, element_shape: h.read(i),
+        impl=lambda xp, h, i, dtype, element_shape: h.read(i, xp, element_shape),
     )
 )
 tensor_array_stack_op = register(
@@ -282,7 +326,7 @@ tensor_array_gather_op = register(
         kind="other",
         infer=_gather_infer,
         pure=False,
-        impl=lambda xp, h, indices, dtype, element_shape: h.gather(indices, xp),
+        impl=lambda xp, h, indices, dtype, element_shape: h.gather(indices, xp, element_shape),
     )
 )
 tensor_array_scatter_op = register(
@@ -309,7 +353,7 @@ tensor_array_concat_op = register(
         kind="other",
         infer=_concat_infer,
         pure=False,
-        impl=lambda xp, h, dtype, element_shape: h.concat(xp),
+        impl=lambda xp, h, dtype, element_shape: h.concat(xp, element_shape),
     )
 )
 tensor_array_grad_dense_op = register(
