@@ -17,6 +17,7 @@ MAKERS = {
     "convert_to_tensor": lambda x: tf.convert_to_tensor(7),
     "cast_of_constant": lambda x: tf.cast(tf.constant(7), tf.float32),
     "fill": lambda x: tf.fill([2], 7),
+    "range": lambda x: tf.range(3),
     "op_on_input": lambda x: x * 2,
 }
 ALL = pytest.mark.parametrize("make", list(MAKERS.values()), ids=list(MAKERS))

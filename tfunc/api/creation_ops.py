@@ -115,8 +115,12 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):
     ts = [convert_to_tensor(v) if isinstance(v, Tensor) else constant(v, dt) for v in vals]
     ts = [t if t.dtype is dt else math_ops.cast(t, dt) for t in ts]
     if all(isinstance(t, EagerTensor) for t in ts):
+        graph = ctx.graph
         with eager_scope():  # static arguments: a constant with a static shape
-            return call(range_op, tuple(ts))
+            out = call(range_op, tuple(ts))
+        if graph is not None:
+            graph.mark_literal(out)  # a constant of the graph (one a branch makes stays in it)
+        return out
     return call(range_op, tuple(ts))
 
 
