@@ -153,8 +153,8 @@ def test_depthwise_conv2d_layer_matches_the_op():
     x = RNG.normal(size=(2, 6, 5, 3)).astype(np.float32)
     layer = layers.DepthwiseConv2D(3, depth_multiplier=2, padding="same", bias_initializer="ones")
     out = layer(x)
-    assert layer.depthwise_kernel.shape == (3, 3, 3, 2) and layer.bias.shape == (6,)
-    want = tf.nn.depthwise_conv2d(x, layer.depthwise_kernel, strides=[1, 1, 1, 1], padding="SAME").numpy() + 1.0
+    assert layer.kernel.shape == (3, 3, 3, 2) and layer.bias.shape == (6,)
+    want = tf.nn.depthwise_conv2d(x, layer.kernel, strides=[1, 1, 1, 1], padding="SAME").numpy() + 1.0
     np.testing.assert_allclose(out.numpy(), want, rtol=1e-5)
     assert layer.compute_output_shape((None, 6, 5, 3)).as_list() == [None, 6, 5, 6]
 

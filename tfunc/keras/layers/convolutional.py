@@ -237,7 +237,7 @@ def _channels(layer, shape):
 
 class DepthwiseConv2D(PolicyLayer):
     """Convolves each input channel with its own ``depth_multiplier`` filters (no mixing across
-    channels): ``depthwise_kernel`` ``(kh, kw, in_channels, depth_multiplier)``, ``bias``
+    channels): ``kernel`` ``(kh, kw, in_channels, depth_multiplier)`` (Keras 3's name), ``bias``
     ``(in_channels * depth_multiplier,)``."""
 
     _tfunc_config_lists_activity_regularizer = True
@@ -286,8 +286,8 @@ class DepthwiseConv2D(PolicyLayer):
     def build(self, input_shape):
         channels = _channels(self, input_shape)
         kh, kw = self.kernel_size
-        self.depthwise_kernel = self.add_weight(
-            name="depthwise_kernel",
+        self.kernel = self.add_weight(
+            name="kernel",
             shape=(kh, kw, channels, self.depth_multiplier),
             initializer=self.depthwise_initializer,
             regularizer=self.depthwise_regularizer,
@@ -314,7 +314,7 @@ class DepthwiseConv2D(PolicyLayer):
             self.compute_output_shape(x.shape)  # refuses a window longer than the input, as Keras
         out = nn_ops.depthwise_conv2d(
             x,
-            self._compute(self.depthwise_kernel),
+            self._compute(self.kernel),
             strides=self.strides,
             padding=self.padding.upper(),
             dilations=self.dilation_rate,
