@@ -14,6 +14,7 @@ variables on their first ``apply_gradients``; ``fit`` runs its steps as ``tfunc.
 
 from . import (
     activations,
+    applications,
     backend,
     callbacks,
     constraints,
@@ -36,6 +37,7 @@ from .regularizers import Regularizer
 
 __all__ = [
     "activations",
+    "applications",
     "backend",
     "callbacks",
     "constraints",
