@@ -157,6 +157,18 @@ def test_functional_model_with_two_inputs_and_two_outputs(rng):
         model([xb, xb])
 
 
+def test_output_names_and_shapes_are_those_of_the_flat_outputs():
+    # Keras 3.15: the output layers' names in flattening order (a dict's by sorted key), and the
+    # shapes as a flat list, unwrapped when there is one
+    x = keras.Input((3,))
+    by_key = keras.Model(x, {"b": layers.Dense(2, name="dd")(x), "a": layers.Dense(1, name="ee")(x)})
+    assert by_key.output_names == ["ee", "dd"] and by_key.output_shape == [(None, 1), (None, 2)]
+    one = keras.Model(x, [layers.Dense(2, name="x1")(x)])
+    assert one.output_names == ["x1"] and one.output_shape == (None, 2) and one.input_shape == (None, 3)
+    nested = keras.Model(x, [layers.Dense(2, name="y1")(x), [layers.Dense(3, name="y2")(x)]])
+    assert nested.output_names == ["y1", "y2"] and nested.output_shape == [(None, 2), (None, 3)]
+
+
 def test_functional_dict_outputs_shared_layer_nested_model_and_operators(rng):
     x = keras.Input(shape=(3,))
     shared = layers.Dense(3, name="shared")
@@ -168,7 +180,7 @@ def test_functional_dict_outputs_shared_layer_nested_model_and_operators(rng):
     outer_in = keras.Input(shape=(3,))
     out = inner(outer_in)  # a model called as a layer
     model = keras.Model(outer_in, {"value": layers.Dense(1, name="value")(out), "same": out})
-    assert sorted(model.output_names) == ["same", "value"]
+    assert model.output_names == ["inner", "value"]  # the layers of the outputs, in key order (Keras 3)
     data = rng.standard_normal((4, 3)).astype(np.float32)
     got = model(data)
     k, b = shared.get_weights()

@@ -177,12 +177,13 @@ class Functional(Model):
 
     @property
     def input_shape(self):
-        shapes = nest.map_structure(lambda t: tuple(t.shape.as_list()), self._tfunc_inputs_struct)
-        return shapes
+        """The shapes of the flat inputs (Keras 3: a list, one shape alone when there is one)."""
+        return _flat_shapes(self._tfunc_inputs)
 
     @property
     def output_shape(self):
-        return nest.map_structure(lambda t: tuple(t.shape.as_list()), self._tfunc_outputs_struct)
+        """The shapes of the flat outputs, as :attr:`input_shape`."""
+        return _flat_shapes(self._tfunc_outputs)
 
     @property
     def input_names(self) -> list:
@@ -190,8 +191,7 @@ class Functional(Model):
 
     @property
     def output_names(self) -> list:
-        if isinstance(self._tfunc_outputs_struct, dict):
-            return list(self._tfunc_outputs_struct.keys())
+        """The names of the layers making the flat outputs (a dict's in key order), as Keras 3's."""
         return [t._keras_history[0].name for t in self._tfunc_outputs]
 
     # --- calling -------------------------------------------------------------------------------
@@ -464,3 +464,8 @@ def adjust_input(x, ref, model_name, index):
 
 
 model_module._FUNCTIONAL.append(Functional)
+
+
+def _flat_shapes(tensors):
+    shapes = [tuple(t.shape.as_list()) for t in tensors]
+    return shapes[0] if len(shapes) == 1 else shapes

@@ -175,13 +175,10 @@ class Trainer:
     def _tfunc_compile_output_names(self):
         """The ``output_names`` Keras's ``compile`` sees: a functional model's output layer names,
         one per flat output (a dict's too), none for a Sequential model (Keras's has none)."""
-        from ..models.functional import Functional  # the models import this module
-        from ..models.sequential import Sequential
+        from ..models.sequential import Sequential  # the models import this module
 
         if isinstance(self, Sequential):
             return None
-        if isinstance(self, Functional):
-            return [t._keras_history[0].name for t in self.outputs]
         return getattr(self, "output_names", None)
 
     def get_compile_config(self) -> dict:
