@@ -35,7 +35,10 @@ from ..ops.random import (
     normal_op,
     poisson_op,
     shuffle_op,
+    stateless_binomial_op,
+    stateless_gamma_op,
     stateless_normal_op,
+    stateless_poisson_op,
     stateless_truncated_normal_op,
     stateless_uniform_op,
     truncated_normal_op,
@@ -373,6 +376,36 @@ def stateless_categorical(logits, num_samples, seed, dtype=D.int64, name=None):
     u = stateless_uniform(dims, seed, minval=tiny, maxval=1.0, dtype=D.float32)
     noisy = expand_dims(cast(x, D.float32), 1) - log(-log(u))
     return argmax(noisy, axis=-1, output_type=dtype)
+
+
+def stateless_gamma(shape, seed, alpha, beta=None, dtype=D.float32, name=None):
+    """Gamma(alpha, rate=beta) samples of ``shape`` (which ends with broadcast(alpha, beta).shape)
+    that depend on ``seed`` alone, at least the dtype's smallest normal number, as TensorFlow.
+    d sample / d alpha has no rule (TensorFlow's implicit reparameterization needs d/dalpha of
+    the gamma CDF): a tape through alpha raises LookupError, as for ``gamma``; beta gets its
+    gradient through the division."""
+    dt = D.as_dtype(dtype)
+    a = convert_to_tensor(alpha, dtype=dt)  # TypeError for 1.0 as an int dtype, as TensorFlow
+    b = convert_to_tensor(1 if beta is None else beta, dtype=dt)
+    if b.shape.rank != 0:  # one draw per element of broadcast(alpha, beta)
+        a = a + zeros_like(b)
+    sample = _draw(stateless_gamma_op, (_seed_tensor(seed), a), shape, dtype=dt)  # (checks the dtype)
+    return maximum(float(np.finfo(dt._np).tiny), sample / b)
+
+
+def stateless_poisson(shape, seed, lam, dtype=D.int32, name=None):
+    """Poisson(lam) samples of ``shape`` (which ends with lam.shape) that depend on ``seed``
+    alone; ``lam`` keeps its own float or int dtype."""
+    lam = convert_to_tensor(lam)
+    return _draw(stateless_poisson_op, (_seed_tensor(seed), lam), shape, dtype=D.as_dtype(dtype))
+
+
+def stateless_binomial(shape, seed, counts, probs, output_dtype=D.int32, name=None):
+    """Binomial(counts, probs) samples of ``shape`` (which ends with broadcast(counts,
+    probs).shape) that depend on ``seed`` alone; ``counts`` takes the float dtype of ``probs``."""
+    p = convert_to_tensor(probs, dtype_hint=D.float32)
+    n = convert_to_tensor(counts, dtype_hint=p.dtype)
+    return _draw(stateless_binomial_op, (_seed_tensor(seed), n, p), shape, dtype=D.as_dtype(output_dtype))
 
 
 # --- Generator ---------------------------------------------------------------------------------

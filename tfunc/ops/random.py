@@ -480,3 +480,152 @@ stateless_truncated_normal_op = register(
         host_sync=True,
     )
 )
+
+
+# --- stateless gamma, poisson, binomial: one draw per parameter, a pure function of the seed ------
+
+
+def _host(x):
+    return x.get() if hasattr(x, "get") else x
+
+
+def _check_ends_with(name, shape, params):
+    """TensorFlow's rule: the draw's shape ends with the parameters' broadcast shape (checked
+    once every shape is known)."""
+    if shape is None or any(p is None or None in p for p in params):
+        return
+    try:
+        tail = np.broadcast_shapes(*params)
+    except ValueError:
+        raise InvalidArgumentError(f"{name}: the parameters' shapes {list(params)} do not broadcast.") from None
+    n = len(tail)
+    if n > len(shape) or any(s is not None and s != t for s, t in zip(shape[len(shape) - n :], tail)):
+        raise InvalidArgumentError(
+            f"{name}: shape passed in must end with broadcasted shape; got shape {list(shape)} and {list(tail)}."
+        )
+
+
+def _stateless_params_infer(name, count, allowed_params, allowed_out):
+    """Inputs: the seed, ``count`` parameters (of one dtype), then the run-time shape if any;
+    the output has the shape, which ends with the parameters' broadcast shape."""
+
+    def infer(specs, attrs):
+        seed, params, dt = specs[0], specs[1 : 1 + count], attrs["dtype"]
+        check_dtype(name, seed, {D.int32, D.int64}, "seed")
+        if seed.shape is not None and (len(seed.shape) != 1 or seed.shape[0] not in (2, None)):
+            raise InvalidArgumentError(f"{name}: seed must have shape [2], got {seed.shape}.")
+        for p in params:
+            check_dtype(name, p, allowed_params, "parameter")
+        if len({p.dtype for p in params}) > 1:
+            raise InvalidArgumentError(f"{name}: the parameters must have one dtype, got {[p.dtype for p in params]}.")
+        check_dtype(name, Spec((), dt), allowed_out, "dtype")
+        _check_dims(name, specs[1 + count :])
+        _check_ends_with(name, attrs["shape"], [p.shape for p in params])
+        return (Spec(attrs["shape"], dt),)
+
+    return infer
+
+
+def _stateless_draw(impl, name):
+    """The stateless twin of the stateful gamma or poisson ``impl``: drawn on the host from the
+    seed alone (as the other stateless ops), then moved to ``xp``."""
+
+    def stateless(xp, seed, params, *dims, shape, dtype):
+        shape = _run_shape(dims, shape)
+        _check_ends_with(name, shape, [params.shape])
+        holder = GeneratorHolder(None)
+        holder._np = _seeded(seed)
+        lead = shape[: len(shape) - params.ndim]  # (the stateful ops' shape: the dims before the parameters')
+        return xp.asarray(impl(np, _host(params), shape=lead, dtype=dtype, gen=holder))
+
+    return stateless
+
+
+_stateless_gamma_impl = _stateless_draw(_gamma_impl, "random.stateless_gamma")
+_stateless_poisson_impl = _stateless_draw(_poisson_impl, "random.stateless_poisson")
+
+
+def _stateless_binomial_impl(xp, seed, counts, probs, *dims, shape, dtype):
+    """Binomial(counts, probs) draws as TensorFlow's kernel: counts <= 0 or probs <= 0 give 0,
+    probs >= 1 give counts, a NaN probability NaN (an int dtype: its minimum, the cast of NaN)."""
+    shape = _run_shape(dims, shape)
+    _check_ends_with("random.stateless_binomial", shape, [counts.shape, probs.shape])
+    n = np.broadcast_to(_host(counts).astype(np.float64), shape)
+    p = np.broadcast_to(_host(probs).astype(np.float64), shape)
+    safe_n = np.where(n > 0, np.floor(n), 0).astype(np.int64)
+    r = _seeded(seed).binomial(safe_n, np.clip(np.nan_to_num(p), 0.0, 1.0)).astype(np.float64)
+    r = np.where(np.isnan(p), np.nan, r)
+    if dtype.is_integer:
+        r = np.where(np.isnan(r), np.iinfo(dtype._np).min, r)
+    return xp.asarray(r.astype(dtype._np))
+
+
+def _stateless_params_samples(kind):
+    def samples(rng):
+        seeds = [np.array([1, 2], np.int32), np.array([7, -3], np.int64)]
+        p = np.array([0.5, 2.0, 7.0], np.float32)
+        run_dims = np.array([2, 3], np.int64)  # a shape known only at run time
+        if kind == "binomial":
+            n = np.array([10.0, 3.0, 0.0], np.float32)
+            return [
+                S.Sample((seeds[0], n, np.array(0.3, np.float32)), dict(shape=(4, 3), dtype=D.int32)),
+                S.Sample((seeds[1], n.astype(np.float64), p.astype(np.float64) / 8), dict(shape=(3,), dtype=D.float64)),
+                S.Sample(
+                    (seeds[0], np.array(5.0, np.float16), np.array(0.5, np.float16), run_dims),
+                    dict(shape=(None, None), dtype=D.float32),
+                ),  # fmt: skip
+                S.Sample(
+                    (seeds[1], np.full(4, 6.0, np.float32), np.array([-0.1, 1.5, np.nan, 0.5], np.float32)),
+                    dict(shape=(2, 4), dtype=D.float32),
+                ),
+            ]
+        out = [
+            S.Sample((seeds[0], p), dict(shape=(4, 3), dtype=D.float32)),
+            S.Sample((seeds[1], p.astype(np.float64).reshape(3, 1)), dict(shape=(3, 1), dtype=D.float64)),
+            S.Sample((seeds[0], p), dict(shape=(0, 3), dtype=D.float16)),
+            S.Sample((seeds[1], np.array(3.0, np.float32), run_dims), dict(shape=(None, None), dtype=D.float32)),
+            S.Sample((seeds[0], np.array([-1.0, 0.0, np.nan], np.float32)), dict(shape=(2, 3), dtype=D.float32)),
+        ]
+        if kind == "poisson":  # integer rates and samples
+            out.append(S.Sample((seeds[0], np.array([1, 4], np.int64)), dict(shape=(3, 2), dtype=D.int32)))
+        return out
+
+    return samples
+
+
+_STATELESS_PARAMS = {D.float16, D.float32, D.float64}
+_STATELESS_COUNTS = _STATELESS_PARAMS | {D.int32, D.int64}
+
+stateless_gamma_op = register(
+    OpDef(
+        name="stateless_random_gamma",
+        kind="other",
+        infer=_stateless_params_infer("random.stateless_gamma", 1, _STATELESS_PARAMS, _STATELESS_PARAMS),
+        impl=_stateless_gamma_impl,
+        ref=lambda *inputs, **a: _stateless_gamma_impl(np, *inputs, **a),
+        samples=_stateless_params_samples("gamma"),
+        host_sync=True,
+    )
+)
+stateless_poisson_op = register(
+    OpDef(
+        name="stateless_random_poisson",
+        kind="other",
+        infer=_stateless_params_infer("random.stateless_poisson", 1, _STATELESS_COUNTS, _STATELESS_COUNTS),
+        impl=_stateless_poisson_impl,
+        ref=lambda *inputs, **a: _stateless_poisson_impl(np, *inputs, **a),
+        samples=_stateless_params_samples("poisson"),
+        host_sync=True,
+    )
+)
+stateless_binomial_op = register(
+    OpDef(
+        name="stateless_random_binomial",
+        kind="other",
+        infer=_stateless_params_infer("random.stateless_binomial", 2, _STATELESS_PARAMS, _STATELESS_COUNTS),
+        impl=_stateless_binomial_impl,
+        ref=lambda *inputs, **a: _stateless_binomial_impl(np, *inputs, **a),
+        samples=_stateless_params_samples("binomial"),
+        host_sync=True,
+    )
+)
