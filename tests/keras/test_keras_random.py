@@ -100,3 +100,37 @@ def test_dropout_and_shuffle():
     m = np.arange(12).reshape(2, 6)
     cols = random.shuffle(m, axis=-1, seed=4).numpy()
     assert sorted(cols[0].tolist()) == list(range(6)) and (cols[1] - cols[0] == 6).all()  # columns move together
+
+
+def test_gamma_beta_binomial_follow_their_distributions():
+    # Gamma(a): mean a, variance a; Beta(a, b): mean a / (a + b); Binomial(n, p): mean np, variance np(1 - p)
+    g = random.gamma((100_000, 2), alpha=[2.0, 5.0], seed=1).numpy()
+    np.testing.assert_allclose(g.mean(0), [2.0, 5.0], rtol=0.03)
+    np.testing.assert_allclose(g.var(0), [2.0, 5.0], rtol=0.05)
+    b = random.beta((100_000, 3), alpha=[[1.0, 2.0, 3.0]], beta=2.0, seed=1).numpy()  # (1, 3) broadcast to shape
+    assert b.min() >= 0.0 and b.max() <= 1.0
+    np.testing.assert_allclose(b.mean(0), [1 / 3, 0.5, 0.6], atol=0.01)
+    n = random.binomial((100_000, 2), counts=[10, 20], probabilities=[0.3, 0.9], seed=1).numpy()
+    np.testing.assert_allclose(n.mean(0), [3.0, 18.0], rtol=0.02)
+    np.testing.assert_allclose(n.var(0), [2.1, 1.8], rtol=0.05)
+    assert (n == np.round(n)).all() and n.min() >= 0 and n[:, 0].max() <= 10
+
+
+def test_gamma_beta_binomial_seeds_and_dtypes_are_keras():
+    for draw in (
+        lambda **k: random.gamma((3, 2), 2.0, **k),
+        lambda **k: random.beta((3, 2), 2.0, 3.0, **k),
+        lambda **k: random.binomial((3, 2), 5, 0.5, **k),
+    ):
+        first = draw(seed=7).numpy()
+        np.testing.assert_array_equal(first, draw(seed=7).numpy())
+        traced = tf.function(lambda d=draw: d(seed=7))
+        np.testing.assert_array_equal(traced().numpy(), first)  # the same values in a function
+        gen = random.SeedGenerator(3)
+        assert not np.array_equal(draw(seed=gen).numpy(), draw(seed=gen).numpy())
+        # Keras 3.15 (TF backend): floatx by default; bfloat16 drawn in float32 then cast
+        for dtype, expected in ((None, "float32"), ("bfloat16", "bfloat16"), ("float64", "float64")):
+            assert draw(seed=1, dtype=dtype).dtype.name == expected
+    assert random.binomial((2,), 5, 0.5, dtype="int32", seed=1).dtype.name == "int32"
+    with pytest.raises(tf.errors.InvalidArgumentError):  # shape must end with alpha's shape, as TF's kernel
+        random.gamma((2, 3), [[1.0], [2.0]], seed=1)

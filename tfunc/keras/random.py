@@ -23,8 +23,11 @@ from .dtypes import keras_dtype
 
 __all__ = [
     "SeedGenerator",
+    "beta",
+    "binomial",
     "categorical",
     "dropout",
+    "gamma",
     "normal",
     "randint",
     "shuffle",
@@ -170,3 +173,36 @@ def shuffle(x, axis=0, seed=None):
     length = array_ops.stack([array_ops.shape(x)[axis]])
     keys = random_ops.stateless_uniform(length, _draw_seed(seed))
     return array_ops.gather(x, sort_ops.argsort(keys), axis=axis)
+
+
+def _intermediate(dtype):
+    """The draw's dtype: TensorFlow's gamma and binomial have no bfloat16 kernel, so Keras draws
+    float32 then casts."""
+    dt = _float_dtype(dtype)
+    return dt, (D.float32 if dt is D.bfloat16 else dt)
+
+
+def gamma(shape, alpha, dtype=None, seed=None):
+    """Gamma(alpha) samples of ``shape`` (which ends with alpha's shape)."""
+    dt, draw = _intermediate(dtype)
+    return math_ops.cast(random_ops.stateless_gamma(shape, _draw_seed(seed), alpha=alpha, dtype=draw), dt)
+
+
+def binomial(shape, counts, probabilities, dtype=None, seed=None):
+    """Binomial(counts, probabilities) samples of ``shape`` (ending with their broadcast shape)."""
+    dt, draw = _intermediate(dtype)
+    out = random_ops.stateless_binomial(shape, _draw_seed(seed), counts, probabilities, output_dtype=draw)
+    return math_ops.cast(out, dt)
+
+
+def beta(shape, alpha, beta, dtype=None, seed=None):
+    """Beta(alpha, beta) samples of ``shape`` as Keras draws them: X / (X + Y) for X ~ Gamma(alpha)
+    and Y ~ Gamma(beta) from the seeds s and s + 12, with alpha and beta broadcast to ``shape``."""
+    dt, draw = _intermediate(dtype)
+    seed_1 = _draw_seed(seed)
+    seed_2 = seed_1 + 12
+    a = array_ops.broadcast_to(convert_to_tensor(alpha, dtype=draw), shape)
+    b = array_ops.broadcast_to(convert_to_tensor(beta, dtype=draw), shape)
+    gamma_a = math_ops.cast(random_ops.stateless_gamma(shape, seed_1, alpha=a, dtype=draw), dt)
+    gamma_b = math_ops.cast(random_ops.stateless_gamma(shape, seed_2, alpha=b, dtype=draw), dt)
+    return gamma_a / (gamma_a + gamma_b)

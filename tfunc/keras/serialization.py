@@ -259,6 +259,7 @@ _NAMESPACES = {
     "keras.src.ops.nn": ("ops.symbolic",),
     "keras.src.ops.math": ("ops.symbolic",),
     "keras.src.ops.linalg": ("ops.symbolic",),
+    "keras.src.ops.image": ("ops.symbolic",),
 }
 
 

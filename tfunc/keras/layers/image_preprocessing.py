@@ -505,22 +505,26 @@ def _map_coordinate(c, n, fill_mode):
 
 
 def _affine_transform(images, transforms, interpolation, fill_mode, fill_value):
-    """TensorFlow's ImageProjectiveTransformV3 for affine ``transforms`` (``[batch, 8]`` rows
-    ``a0 a1 a2 b0 b1 b2 0 0``): output pixel ``(x, y)`` reads the input at ``(a0 x + a1 y + a2,
-    b0 x + b1 y + b2)``, mapped by ``fill_mode`` and interpolated; pixels read outside the image
-    are ``fill_value``. A composite of gathers, so gradients reach the images."""
+    """TensorFlow's ImageProjectiveTransformV3 (``transforms`` ``[batch, 8]`` rows ``a0 a1 a2 b0
+    b1 b2 c0 c1``): output pixel ``(x, y)`` reads the input at ``(a0 x + a1 y + a2, b0 x + b1 y +
+    b2) / k`` with ``k = c0 x + c1 y + 1``, mapped by ``fill_mode`` and interpolated; pixels read
+    outside the image, or where ``k`` is 0, are ``fill_value``. A composite of gathers, so
+    gradients reach the images."""
     n, h, w, c = (array_ops.shape(images)[0], *images.shape[1:])
     flat = array_ops.reshape(images, [-1, c])
-    cols = [array_ops.reshape(transforms[:, i], [-1, 1, 1]) for i in range(6)]
+    cols = [array_ops.reshape(transforms[:, i], [-1, 1, 1]) for i in range(8)]
     xs = convert_to_tensor(np.arange(w, dtype=np.float32).reshape(1, 1, w))
     ys = convert_to_tensor(np.arange(h, dtype=np.float32).reshape(1, h, 1))
-    x = _map_coordinate(cols[0] * xs + cols[1] * ys + cols[2], w, fill_mode)
-    y = _map_coordinate(cols[3] * xs + cols[4] * ys + cols[5], h, fill_mode)
+    k = cols[6] * xs + cols[7] * ys + 1.0  # 1 everywhere for an affine map
+    defined = math_ops.not_equal(k, 0.0)
+    k = math_ops.where(defined, k, creation_ops.ones_like(k))
+    x = _map_coordinate((cols[0] * xs + cols[1] * ys + cols[2]) / k, w, fill_mode)
+    y = _map_coordinate((cols[3] * xs + cols[4] * ys + cols[5]) / k, h, fill_mode)
     base = array_ops.reshape(creation_ops.range(n) * (h * w), [-1, 1, 1])
     fill = convert_to_tensor(fill_value, images.dtype)
 
     def read(yi, xi):  # the pixels at integer (float-valued) positions, fill_value outside
-        inside = (yi >= 0) & (yi < h) & (xi >= 0) & (xi < w)
+        inside = (yi >= 0) & (yi < h) & (xi >= 0) & (xi < w) & defined
         index = base + math_ops.cast(math_ops.where(inside, yi * w + xi, creation_ops.zeros_like(xi)), D.int32)
         return math_ops.where(array_ops.expand_dims(inside, -1), array_ops.gather(flat, index), fill)
 

@@ -8,6 +8,7 @@ from types import SimpleNamespace as _Namespace
 
 from ..layers import operators as _operators
 from . import core as _core
+from . import image as _image
 from . import nn as nn
 from . import numpy as _numpy
 from . import numpy_extra as _numpy_extra
@@ -54,6 +55,11 @@ for _module, _family in ((_numpy, "numpy"), (_numpy_extra, "numpy"), (nn, "nn"),
         _wrapped = _symbolic.symbolic(getattr(_module, _name), _name, _kind)
         setattr(_module, _name, _wrapped)
         globals()[_name] = _wrapped
+# ``keras.ops.image``: a submodule only (Keras does not export its functions as ``keras.ops.X``);
+# its operations are written under keras.src.ops.image, with Keras's class names
+for _name in _image.__all__:
+    setattr(_image, _name, _symbolic.symbolic(getattr(_image, _name), _name, "image"))
+image = _image
 for _name in _numpy_extra.__all__:  # ops.numpy names Keras's whole NumPy family
     setattr(_numpy, _name, getattr(_numpy_extra, _name))
 

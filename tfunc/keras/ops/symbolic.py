@@ -21,7 +21,7 @@ from ..saving import _snake_case
 __all__ = ["symbolic", "operation_class"]
 
 # the Keras module each family's operations are written under
-_KERAS_MODULES = {family: f"keras.src.ops.{family}" for family in ("numpy", "nn", "core", "math", "linalg")}
+_KERAS_MODULES = {family: f"keras.src.ops.{family}" for family in ("numpy", "nn", "core", "math", "linalg", "image")}
 # where Keras keeps an operation apart from its function's family, and the names it spells otherwise
 _KERAS_MODULE_OF = {
     "cast": "core", "convert_to_tensor": "core", "logdet": "math", "matrix_rank": "linalg", "pinv": "linalg",
@@ -29,7 +29,8 @@ _KERAS_MODULE_OF = {
 }  # fmt: skip
 _KERAS_CLASS_OF = {
     "svd": "SVD", "psnr": "PSNR", "rms_normalization": "RMSNorm", "layer_normalization": "LayerNorm",
-    "batch_normalization": "BatchNorm",
+    "batch_normalization": "BatchNorm", "rgb_to_grayscale": "RGBToGrayscale", "rgb_to_hsv": "RGBToHSV",
+    "hsv_to_rgb": "HSVToRGB",
 }  # fmt: skip
 # Parameters Keras passes to an operation's call (operands), also when given a Python value
 # (``where(c, x, 0.5)``); the others are its config unless they hold a tensor.
