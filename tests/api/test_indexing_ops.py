@@ -166,6 +166,18 @@ def test_num_segments_may_be_a_tensor_inside_a_function():
     assert grad(data, ids, tf.constant(3)).numpy().tolist() == [[0, 0], [1, 2], [1, 2]]
 
 
+def test_segment_sqrt_n_and_integer_mean_take_inputs_of_unknown_rank():
+    @tf.function(input_signature=[tf.TensorSpec(None, tf.float32), tf.TensorSpec(None, tf.int32)])
+    def f(data, ids):
+        return tf.math.unsorted_segment_sqrt_n(data, ids, 2), tf.math.unsorted_segment_mean(
+            tf.cast(data, tf.int32), ids, 2
+        )
+
+    root_n, mean = f(tf.constant([[1.0, 2.0], [3.0, 4.0], [2.0, 3.0]]), tf.constant([0, 0, 1]))
+    np.testing.assert_allclose(root_n.numpy(), [[4 / np.sqrt(2), 6 / np.sqrt(2)], [2, 3]], rtol=1e-6)  # TF 2.21
+    assert mean.dtype == tf.float64 and mean.numpy().tolist() == [[2, 3], [2, 3]]
+
+
 def test_bincount_with_axis_minus_one_counts_a_vector_as_a_whole():
     assert tf.math.bincount(tf.constant([1, 2, 2]), axis=-1).numpy().tolist() == [0, 1, 2]  # TF 2.21
     got = tf.math.bincount(tf.constant([1, 2, 2]), weights=[1.0, 2.0, 3.0], axis=-1, minlength=5)

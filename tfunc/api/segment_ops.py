@@ -13,6 +13,7 @@ from ..eager.dispatch import call
 from ..eager.tensor import Tensor
 from ..ops import segment as _seg
 from ..tracing.symbolic import constant_value
+from . import array_ops
 from .array_ops import reshape
 from .creation_ops import ones_like
 from .math_ops import divide, maximum, sqrt
@@ -63,10 +64,7 @@ def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
         return _unsorted_segment_mean(data, segment_ids, num_segments)
     ids = convert_to_tensor(segment_ids)
     sums = unsorted_segment_sum(data, ids, num_segments)
-    counts = unsorted_segment_sum(ones_like(ids, data.dtype), ids, num_segments)
-    if data.shape.rank is None or ids.shape.rank is None:
-        raise ValueError("unsorted_segment_mean of integer data needs inputs of known rank.")
-    counts = reshape(counts, [-1] + [1] * (data.shape.rank - ids.shape.rank))
+    counts = _per_segment(unsorted_segment_sum(ones_like(ids, data.dtype), ids, num_segments), data, ids)
     return divide(sums, maximum(counts, 1))
 
 
@@ -77,12 +75,18 @@ def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):
     if not data.dtype.is_floating:
         raise TypeError(f"unsorted_segment_sqrt_n needs floating data, got {data.dtype.name}.")
     ids = convert_to_tensor(segment_ids)
-    if data.shape.rank is None or ids.shape.rank is None:
-        raise ValueError("unsorted_segment_sqrt_n needs inputs of known rank.")
     sums = unsorted_segment_sum(data, ids, num_segments)
-    counts = unsorted_segment_sum(ones_like(ids, data.dtype), ids, num_segments)
-    counts = reshape(counts, [-1] + [1] * (data.shape.rank - ids.shape.rank))
+    counts = _per_segment(unsorted_segment_sum(ones_like(ids, data.dtype), ids, num_segments), data, ids)
     return divide(sums, sqrt(maximum(counts, 1)))
+
+
+def _per_segment(counts, data, ids):
+    """``counts`` (one per segment) shaped to divide the segment sums of ``data``: a trailing 1
+    per axis of ``data`` past those of ``ids`` (known at run time only when a rank is not)."""
+    if data.shape.rank is not None and ids.shape.rank is not None:
+        return reshape(counts, [-1] + [1] * (data.shape.rank - ids.shape.rank))
+    extra = ones_like(array_ops.shape(data))[array_ops.rank(ids) :]
+    return reshape(counts, array_ops.concat([[-1], extra], 0))
 
 
 unsorted_segment_max = _unsorted_fn(_seg.unsorted_segment_max_op)
