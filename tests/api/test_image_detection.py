@@ -31,8 +31,10 @@ def test_non_max_suppression_tf_values():
         for got in eager_and_traced(fn, BOXES, SCORES):
             np.testing.assert_array_equal(got, want)
             assert got.dtype == np.int32
-    for dt in (np.float16, np.float64):
+    for dt in (np.float16, np.float64):  # a float64 NumPy value is converted to the op's float32, as TF
         np.testing.assert_array_equal(tf.image.non_max_suppression(BOXES.astype(dt), SCORES.astype(dt), 3), [3, 0, 5])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="float16 or float32"):  # a float64 tensor is not
+        tf.image.non_max_suppression(tf.constant(BOXES, tf.float64), tf.constant(SCORES, tf.float64), 3)
 
 
 def test_non_max_suppression_iou_threshold_is_inclusive():

@@ -8,6 +8,7 @@ from ..core import dtypes as D
 from ..core.errors import InvalidArgumentError
 from ..eager.convert import constant, convert_to_tensor
 from ..eager.dispatch import call
+from ..eager.tensor import Tensor
 from ..ops.detection import NMS_FLOATS, non_max_suppression_op
 from . import math_ops as m
 from . import reduction_ops as r
@@ -26,13 +27,22 @@ __all__ = [
 ]
 
 
+def _nms_input(value, dtype):
+    """A tensor as given; a NumPy or Python value converted to ``dtype`` when it is float64 (the
+    op's type takes such a value, as TensorFlow converts it), else as it is."""
+    if isinstance(value, Tensor):
+        return value
+    t = convert_to_tensor(value, dtype_hint=dtype)
+    return m.cast(t, dtype) if t.dtype == D.float64 else t
+
+
 def _nms(boxes, scores, max_output_size, iou_threshold, score_threshold, soft_nms_sigma, overlaps, pad):
-    b = convert_to_tensor(boxes, dtype_hint=D.float32)
+    b = _nms_input(boxes, D.float32)
     if b.dtype not in NMS_FLOATS:
         raise InvalidArgumentError(
-            f"non_max_suppression: boxes must be float16, float32 or float64, not {b.dtype.name}."
+            f"non_max_suppression: boxes must be float16 or float32 (as TensorFlow), not {b.dtype.name}."
         )
-    s = convert_to_tensor(scores, dtype_hint=b.dtype)
+    s = _nms_input(scores, b.dtype)
     size = convert_to_tensor(max_output_size, dtype=D.int32)
     scalars = [m.cast(convert_to_tensor(v, dtype_hint=b.dtype), b.dtype) for v in (iou_threshold, score_threshold)]
     sigma = m.cast(convert_to_tensor(soft_nms_sigma, dtype_hint=b.dtype), b.dtype)
