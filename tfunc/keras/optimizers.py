@@ -313,21 +313,16 @@ class Optimizer(Module):
 
     def _add_slot(self, var, slot) -> None:
         shape, dtype = self._slot_spec(slot, var)
-        s = Variable(
-            creation_ops.zeros(shape, dtype=dtype), trainable=False, name=f"{slot}/{_var_label(var)}", dtype=dtype
-        )
+        initial = self._slot_initial_value(slot, shape, dtype)
+        s = Variable(initial, trainable=False, name=f"{slot}/{_var_label(var)}", dtype=dtype)
         self._tfunc_slots[var._unique_id][slot] = s
         self._tfunc_slot_order.append(s)
 
-    def _build_filled(self, var_list, slot, value) -> None:
-        """:meth:`build`, with ``slot`` of each variable new to it filled with ``value`` (Keras's
-        ``initial_accumulator_value``) instead of zeros."""
-        var_list = list(var_list)
-        new = [v for v in var_list if isinstance(v, Variable) and v._unique_id not in self._tfunc_slots]
-        Optimizer.build(self, var_list)
-        with init_scope():
-            for v in new:
-                self.get_slot(v, slot).assign(creation_ops.fill(v.shape.as_list(), math_ops.cast(value, v.dtype)))
+    def _slot_initial_value(self, slot, shape, dtype):
+        """A new slot's value: zeros (Adagrad's and Ftrl's accumulators override).  A slot is
+        made with its initial value, never assigned one later: a checkpoint restored before the
+        first step fills the slots when :meth:`build` announces them, and must keep the last word."""
+        return creation_ops.zeros(shape, dtype=dtype)
 
     # --- weight decay --------------------------------------------------------------------
     def exclude_from_weight_decay(self, var_list=None, var_names=None):
@@ -807,8 +802,10 @@ class Adagrad(Optimizer):
     def _slot_names(self):
         return ("accumulator",)
 
-    def build(self, var_list):
-        self._build_filled(var_list, "accumulator", self.initial_accumulator_value)
+    def _slot_initial_value(self, slot, shape, dtype):
+        if slot == "accumulator":
+            return creation_ops.fill(shape, math_ops.cast(self.initial_accumulator_value, dtype))
+        return super()._slot_initial_value(slot, shape, dtype)
 
     def _update_step(self, grad, var, lr):
         grad, squared = _dense_and_squared(grad)
@@ -1057,8 +1054,10 @@ class Ftrl(Optimizer):
     def _slot_names(self):
         return ("accumulator", "linear")
 
-    def build(self, var_list):
-        self._build_filled(var_list, "accumulator", self.initial_accumulator_value)
+    def _slot_initial_value(self, slot, shape, dtype):
+        if slot == "accumulator":
+            return creation_ops.fill(shape, math_ops.cast(self.initial_accumulator_value, dtype))
+        return super()._slot_initial_value(slot, shape, dtype)
 
     def _update_step(self, grad, var, lr):
         grad, squared = _dense_and_squared(grad)
@@ -1203,6 +1202,11 @@ class LossScaleOptimizer(Optimizer):
 
     def build(self, var_list):
         self.inner_optimizer.build(var_list)
+
+    def _trackable_children(self) -> dict:
+        """The scale and its counter are saved too (TensorFlow's names): a resumed run scales
+        the loss as the interrupted one would have."""
+        return dict(super()._trackable_children(), dynamic_scale=self._tfunc_scale, step_counter=self._tfunc_counter)
 
     def _built_variables(self):
         return self.inner_optimizer._built_variables()
