@@ -30,6 +30,7 @@ from ..core import dtypes as D
 from ..core.context import init_scope
 from ..core.errors import DataLossError, InvalidArgumentError, NotFoundError
 from ..core.shapes import format_shape, shapes_compatible
+from ..data.iterator import _IteratorState
 from ..eager.convert import convert_to_tensor
 from ..module import Trackable, children_of, container_type, is_trackable, slots_of, watch_containers
 from .management import latest_checkpoint, update_checkpoint_state
@@ -113,8 +114,11 @@ class ObjectGraph:
         return j
 
     def key(self, i) -> str:
-        parts = [p if p == _SLOT_MARK else _escape(p) for p in self.paths[i]]
-        return "/".join(parts) + "/.ATTRIBUTES/VARIABLE_VALUE"
+        path, attribute = self.paths[i], "VARIABLE_VALUE"
+        if isinstance(self.objects[i], _IteratorState):  # TensorFlow keys a tf.data iterator's state by the iterator
+            path, attribute = path[:-1], "ITERATOR_STATE"
+        parts = [p if p == _SLOT_MARK else _escape(p) for p in path]
+        return "/".join(parts) + f"/.ATTRIBUTES/{attribute}"
 
     def describe_variables(self) -> dict:
         """Fills in the variable nodes; returns ``{tensor key: ndarray}``."""
@@ -128,8 +132,9 @@ class ObjectGraph:
             node.update(
                 dtype=obj.dtype.name, shape=list(value.shape), trainable=obj.trainable, name=_plain_name(obj.name)
             )
-            if obj.dtype.is_string:
+            if obj.dtype.is_string:  # held in the index itself; the key only names it (list_variables)
                 node["strings"] = portable.encode_strings(value)
+                node["key"] = self.key(i)
             else:
                 node["tensor"] = self.key(i)
                 tensors[node["tensor"]] = value
@@ -646,7 +651,9 @@ def _values_by_key(ckpt_dir_or_file) -> dict:
     graph_keys = {OBJECT_GRAPH_KEY: np.array(json.dumps(data.nodes, sort_keys=True).encode(), dtype=object)}
     for i, node in enumerate(data.nodes):
         if node["kind"] == "variable":
-            graph_keys[node.get("tensor") or f"node_{i}/.ATTRIBUTES/VARIABLE_VALUE"] = data.values[i]
+            # a string variable's node names its key; files written before it did list it as node_<i>
+            key = node.get("tensor") or node.get("key") or f"node_{i}/.ATTRIBUTES/VARIABLE_VALUE"
+            graph_keys[key] = data.values[i]
     return graph_keys
 
 
@@ -656,13 +663,9 @@ def list_variables(ckpt_dir_or_file) -> list:
 
 
 def load_variable(ckpt_dir_or_file, name):
-    """The value (a NumPy array) stored under ``name`` (as :func:`list_variables` names it)."""
-    values = _values_by_key(ckpt_dir_or_file)
-    if name not in values:
-        raise NotFoundError(None, None, f"Key {name} not found in checkpoint")
-    if name == OBJECT_GRAPH_KEY:
-        return values[name].item()  # bytes, as TensorFlow returns the serialized graph
-    return values[name].copy()
+    """The value stored under ``name`` (as :func:`list_variables` names it), as
+    :meth:`CheckpointReader.get_tensor` returns it."""
+    return CheckpointReader(ckpt_dir_or_file).get_tensor(name)
 
 
 class CheckpointReader:
@@ -676,13 +679,14 @@ class CheckpointReader:
         return name in self._values
 
     def get_tensor(self, name):
-        """The value stored under ``name`` (a NumPy array; the object graph as bytes)."""
+        """The value stored under ``name`` as TensorFlow returns it: a NumPy array, a scalar as a
+        NumPy scalar, strings as ``bytes`` (the object graph too; arrays of them of dtype object)."""
         if name not in self._values:
             raise NotFoundError(None, None, f"Key {name} not found in checkpoint")
-        if name == OBJECT_GRAPH_KEY:
-            return self._values[name].item()
         value = self._values[name]
-        return value[()] if value.ndim == 0 else value.copy()  # a scalar as a NumPy scalar, as TensorFlow
+        if value.dtype.kind == "S":
+            value = value.astype(object)
+        return value[()] if value.ndim == 0 else value.copy()
 
     def get_variable_to_shape_map(self) -> dict:
         return {k: list(v.shape) for k, v in self._values.items()}
