@@ -262,20 +262,23 @@ segment_min = _segment(segment_ops.segment_min, segment_ops.unsorted_segment_min
 segment_prod = _segment(segment_ops.segment_prod, segment_ops.unsorted_segment_prod)
 
 
+# Keras's TensorFlow backend passes these inputs to the op as they are: integers are refused.
+
+
 def erf(x):
-    return math_ops.erf(_float(x))
+    return math_ops.erf(convert_to_tensor(x))
 
 
 def erfc(x):
-    return math_ops.erfc(_float(x))
+    return math_ops.erfc(convert_to_tensor(x))
 
 
 def erfinv(x):
-    return math_ops.erfinv(_float(x))
+    return math_ops.erfinv(convert_to_tensor(x))
 
 
 def rsqrt(x):
-    return math_ops.rsqrt(_float(x))
+    return math_ops.rsqrt(convert_to_tensor(x))
 
 
 def extract_sequences(x, sequence_length, sequence_stride):
@@ -521,6 +524,8 @@ def associative_scan(f, elems, reverse=False, axis=0):
     n = flat[0].shape[axis]
     if n is None or any(e.shape[axis] != n for e in flat[1:]):
         raise ValueError("associative_scan needs every element's `axis` of one length known while tracing.")
+    if n == 0:  # nothing to combine: the (empty) elements as they are
+        return nest.pack_sequence_as(elems, flat)
 
     def at(i):
         return nest.pack_sequence_as(elems, [array_ops.gather(e, [i], axis=axis) for e in flat])

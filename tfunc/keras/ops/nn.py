@@ -19,6 +19,7 @@ from ...api import (
     sort_ops,
 )
 from ...core import dtypes as D
+from ...core.errors import UnsupportedDTypeError
 from .. import activations as A
 from .numpy import _float, convert_to_tensor
 from .promotion import result_type
@@ -393,10 +394,13 @@ def hard_shrink(x, threshold=0.5):
 
 
 def soft_shrink(x, threshold=0.5):
-    """``x`` moved ``threshold`` towards 0, and 0 within it."""
-    t = convert_to_tensor(x)
+    """``x`` moved ``threshold`` towards 0, and 0 within it.  Integers and bools are computed in
+    float64 and cast back (truncating), as Keras does for NumPy inputs."""
+    x = convert_to_tensor(x)
+    t = math_ops.cast(x, D.float64) if x.dtype.is_integer or x.dtype.is_bool else x
     zero = creation_ops.zeros_like(t)
-    return math_ops.where(t > threshold, t - threshold, math_ops.where(t < -threshold, t + threshold, zero))
+    out = math_ops.where(t > threshold, t - threshold, math_ops.where(t < -threshold, t + threshold, zero))
+    return math_ops.cast(out, x.dtype)
 
 
 def tanh_shrink(x):
@@ -410,26 +414,34 @@ def threshold(x, threshold, default_value):
     return math_ops.where(t > threshold, t, math_ops.cast(default_value, t.dtype) + creation_ops.zeros_like(t))
 
 
+def _floating(x, name):
+    """``x`` as a tensor; Keras's TensorFlow backend refuses integer and bool inputs to ``name``."""
+    t = convert_to_tensor(x)
+    if not (t.dtype.is_floating or t.dtype.is_complex):
+        raise UnsupportedDTypeError(f"'{name}' does not support x of dtype {t.dtype.name}; it needs floats.")
+    return t
+
+
 def sparse_plus(x):
     """0 below -1, ``(x + 1)**2 / 4`` within [-1, 1), ``x`` above."""
-    t = _float(x)
+    t = _floating(x, "sparse_plus")
     return math_ops.where(t <= -1, creation_ops.zeros_like(t), math_ops.where(t < 1, 0.25 * math_ops.square(t + 1), t))
 
 
 def sparse_sigmoid(x):
     """0 below -1, ``(x + 1) / 2`` within, 1 above."""
-    t = _float(x)
+    t = _floating(x, "sparse_sigmoid")
     return math_ops.clip_by_value(0.5 * (t + 1), math_ops.cast(0, t.dtype), math_ops.cast(1, t.dtype))
 
 
 def squareplus(x, b=4):
-    t = _float(x)
+    t = _floating(x, "squareplus")
     return (t + math_ops.sqrt(math_ops.square(t) + math_ops.cast(b, t.dtype))) / 2
 
 
 def sparsemax(x, axis=-1):
     """The Euclidean projection of ``x`` onto the probability simplex along ``axis``."""
-    t = _float(x)
+    t = _floating(x, "sparsemax")
     ranked = sort_ops.sort(t, axis=axis, direction="DESCENDING")
     running = reduction_ops.cumsum(ranked, axis=axis)
     shape = [1] * t.shape.rank
@@ -621,7 +633,7 @@ def ctc_decode(
 ):
     """Decoded label sequences ``[paths, batch, steps]`` (padded with -1, int32) and their scores."""
     x = convert_to_tensor(inputs)
-    batch, steps = x.shape[0], x.shape[1]
+    shape = array_ops.shape(x)
     x = math_ops.cast(array_ops.transpose(x, [1, 0, 2]), result_type(x, D.float32))
     lengths = math_ops.cast(convert_to_tensor(sequence_lengths), D.int32)
     if strategy == "greedy":
@@ -634,16 +646,12 @@ def ctc_decode(
         decoded, scores = ctc_ops.ctc_beam_search_decoder(x, lengths, beam_width=beam_width, top_paths=top_paths)
     else:
         raise ValueError(f"Invalid strategy {strategy}. Supported values are 'greedy' and 'beam_search'.")
-    dense = []
-    for st in decoded:
-        base = creation_ops.fill([batch, steps], -1)
-        dense.append(
-            indexing_ops.tensor_scatter_nd_update(
-                base, math_ops.cast(st.indices, D.int32), math_ops.cast(st.values, D.int32)
-            )
-        )
+    # tfunc's decoders give dense rows as wide as the longest decoding, padded with -1; Keras
+    # pads them with -1 to the number of steps.
+    padding = creation_ops.fill(shape[:2], -1)
+    dense = [array_ops.concat([math_ops.cast(d, D.int32), padding], 1)[:, : shape[1]] for d in decoded]
     out = array_ops.stack(dense, 0)
-    if strategy == "beam_search" and mask_index is not None:
-        blank = mask_index % int(inputs.shape[-1]) if mask_index < 0 else mask_index
+    if strategy == "beam_search" and mask_index is not None:  # the labels past the moved blank
+        blank = mask_index + shape[2] if mask_index < 0 else mask_index
         out = math_ops.where(out >= blank, out + 1, out)
     return out, scores

@@ -25,6 +25,7 @@ from ...api import (
     sort_ops,
 )
 from ...core import dtypes as D
+from ...core.errors import InvalidArgumentError
 from . import numpy as _np_ops
 from .numpy import _axis, _float, _t, convert_to_tensor, result_type
 
@@ -85,10 +86,10 @@ def fabs(x):
 
 
 def angle(x):
-    """The complex argument (0 or pi for reals); integers as float32."""
+    """The complex argument; for reals TensorFlow's ``where(x < 0, pi, 0)`` (so -0.0 and NaN
+    give 0); integers as float32."""
     t = convert_to_tensor(x)
-    t = math_ops.cast(t, D.float32 if t.dtype is D.int64 else result_type(t, float))
-    return math_ops.angle(t) if t.dtype.is_complex else math_ops.atan2(creation_ops.zeros_like(t), t)
+    return math_ops.angle(math_ops.cast(t, D.float32 if t.dtype is D.int64 else result_type(t, float)))
 
 
 def sinc(x):
@@ -303,9 +304,13 @@ def bitwise_not(x):
     return math_ops.invert(convert_to_tensor(x))
 
 
+def _abs(t):
+    return t if t.dtype.is_unsigned else math_ops.abs(t)  # TensorFlow's abs refuses unsigned ints
+
+
 def _gcd(a, b):
     """Euclid's algorithm on broadcast integer tensors, until every remainder is zero."""
-    a, b = math_ops.abs(a) + creation_ops.zeros_like(b), math_ops.abs(b) + creation_ops.zeros_like(a)
+    a, b = _abs(a) + creation_ops.zeros_like(b), _abs(b) + creation_ops.zeros_like(a)
 
     def body(a, b):
         nonzero = math_ops.not_equal(b, 0)
@@ -329,7 +334,7 @@ def lcm(x1, x2):
         raise TypeError(
             f"Arguments to lcm must be integers. Received: x1.dtype={a.dtype.name}, x2.dtype={b.dtype.name}"
         )
-    a, b = math_ops.abs(math_ops.cast(a, dtype)), math_ops.abs(math_ops.cast(b, dtype))
+    a, b = _abs(math_ops.cast(a, dtype)), _abs(math_ops.cast(b, dtype))
     divisor = _gcd(a, b)
     zero = math_ops.equal(divisor, 0)
     out = a * math_ops.floordiv(b, math_ops.where(zero, creation_ops.ones_like(divisor), divisor))
@@ -353,9 +358,16 @@ def nanprod(x, axis=None, keepdims=False):
     return _np_ops.prod(_nan_filled(t, 1) if t.dtype.is_floating else t, axis=axis, keepdims=keepdims)
 
 
+def _no_axes(axis) -> bool:
+    """``axis=()`` (or ``[]``): Keras's nanmean and nanmedian then return ``x`` as it is."""
+    return isinstance(axis, (tuple, list)) and not axis
+
+
 def nanmean(x, axis=None, keepdims=False):
     """The mean of the non-NaN elements (NaN where there are none); integers as float32."""
     t = convert_to_tensor(x)
+    if _no_axes(axis):
+        return t
     if not t.dtype.is_floating:
         return reduction_ops.reduce_mean(math_ops.cast(t, D.float32), axis=_axis(axis), keepdims=keepdims)
     count = reduction_ops.reduce_sum(math_ops.cast(~math_ops.is_nan(t), t.dtype), axis=_axis(axis), keepdims=keepdims)
@@ -438,6 +450,10 @@ def _quantile(t, q, axis, method, keepdims, skip_nan):
     n = array_ops.shape(y)[-1]
     if skip_nan:  # NaNs sort last, and each row counts its own values
         y = math_ops.where(nan, math_ops.cast(np.inf, y.dtype), y)
+        # one more +inf column, so that an empty row has an entry to gather (its result is NaN)
+        y = array_ops.concat(
+            [y, creation_ops.fill(array_ops.concat([batch, [1]], 0), math_ops.cast(np.inf, y.dtype))], -1
+        )
         count = reduction_ops.reduce_sum(math_ops.cast(~nan, D.int32), axis=-1, keepdims=True)
     else:
         count = array_ops.reshape(n, [1]) + creation_ops.zeros_like(y[..., :1], dtype=D.int32)
@@ -507,6 +523,8 @@ def nanpercentile(x, q, axis=None, method="linear", keepdims=False):
 
 
 def nanmedian(x, axis=None, keepdims=False):
+    if _no_axes(axis):
+        return convert_to_tensor(x)
     return nanquantile(x, 0.5, axis=axis, keepdims=keepdims)
 
 
@@ -550,7 +568,10 @@ def searchsorted(sorted_sequence, values, side="left"):
 def digitize(x, bins):
     """The index of the bin each value falls in (``bins[i-1] <= x < bins[i]``), int32."""
     t = convert_to_tensor(x)
-    edges = _t(np.asarray(bins, np.float64).reshape(-1), D.float64)
+    edges = np.asarray(bins, np.float64).reshape(-1)
+    if np.any(edges[1:] < edges[:-1]):  # TensorFlow's Bucketize, under Keras's digitize, refuses them
+        raise InvalidArgumentError("Expected sorted boundaries")
+    edges = _t(edges, D.float64)
     flat = array_ops.reshape(math_ops.cast(t, D.float64), [-1])
     which = sort_ops.searchsorted(edges, flat, side="right", out_type=D.int32)
     return array_ops.reshape(which, array_ops.shape(t))
