@@ -436,3 +436,49 @@ def test_recurrent_layers_write_and_apply_their_constraints(layer):
     assert column_norms.max() <= 0.5 + 1e-6  # MaxNorm over axis 0
     again = layer.from_config(config)
     assert isinstance(again.cell.kernel_constraint, keras.constraints.NonNeg)
+
+
+# --- functional outputs of a stack with return_state ------------------------------------------------
+
+# Keras 3.15 shapes an RNN's call on KerasTensors from the cell's state_size (compute_output_shape):
+# a stacked cell with an int state_size (GRU, SimpleRNN) gives one tensor, a list state_size (LSTM)
+# a list; a direct call keeps each cell's list. Shapes recorded from Keras 3.15 for inputs (2, 5, 4).
+STACK_OUTPUTS = [
+    (lambda: [layers.GRUCell(3), layers.GRUCell(2)], {}, ((2, 2), (2, 3), (2, 2)), ((2, 2), [(2, 3)], [(2, 2)])),
+    (
+        lambda: [layers.SimpleRNNCell(3), layers.SimpleRNNCell(2)],
+        {"stateful": True},
+        ((2, 2), (2, 3), (2, 2)),
+        ((2, 2), [(2, 3)], [(2, 2)]),
+    ),
+    (
+        lambda: [layers.LSTMCell(3), layers.GRUCell(2)],
+        {"return_sequences": True},
+        ((2, 5, 2), [(2, 3), (2, 3)], (2, 2)),
+        ((2, 5, 2), [(2, 3), (2, 3)], [(2, 2)]),
+    ),
+    (lambda: [layers.GRUCell(3)], {}, ((2, 3), (2, 3)), ((2, 3), [(2, 3)])),
+]
+
+
+@pytest.mark.parametrize("cells,kwargs,model_shapes,layer_shapes", STACK_OUTPUTS)
+def test_stacked_return_state_outputs_in_a_functional_model(cells, kwargs, model_shapes, layer_shapes):
+    def shapes(r):
+        return tf.nest.map_structure(lambda t: tuple(t.shape), r)
+
+    x = np.random.default_rng(3).normal(size=(2, 5, 4)).astype("float32")
+    inp = keras.Input((5, 4), batch_size=2)
+    rnn = layers.RNN(cells(), return_state=True, **kwargs)
+    symbolic = rnn(inp)
+    assert shapes(symbolic) == model_shapes
+    model = keras.Model(inp, symbolic)
+    for out in (model(x), tf.function(model)(x), model.predict(x, verbose=0)):
+        assert shapes(out) == model_shapes
+    if kwargs.get("stateful"):
+        rnn.reset_state()
+    direct = rnn(x)  # the same layer called directly: each cell's states as it returns them
+    assert shapes(direct) == layer_shapes
+    if kwargs.get("stateful"):
+        rnn.reset_state()
+    for a, b in zip(tf.nest.flatten(model(x)), tf.nest.flatten(direct)):
+        np.testing.assert_allclose(np.asarray(a), b.numpy(), rtol=1e-6)

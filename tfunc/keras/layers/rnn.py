@@ -51,6 +51,7 @@ from .. import initializers as _initializers
 from .. import regularizers as _regularizers
 from .. import serialization as _serialization
 from ..dtypes import keras_dtype
+from ..keras_tensor import any_keras_tensor
 from .base import Layer
 from .policy import PolicyLayer
 from .regularization import in_training
@@ -572,6 +573,13 @@ def _state_count(cell) -> int:
     return len(size) if isinstance(size, (list, tuple)) else 1
 
 
+def _nested_as(states, size):
+    """A cell's ``states`` (a tensor or a list) nested as ``size`` is: a list for a list size,
+    one tensor for an int one."""
+    listed = list(states) if isinstance(states, (list, tuple)) else [states]
+    return listed if isinstance(size, (list, tuple)) or len(listed) != 1 else listed[0]
+
+
 class StackedRNNCells(PolicyLayer):
     """Cells run one after the other as one cell: each step, a cell's output is the next cell's
     input and the last cell's output is the step's output. ``state_size`` is the list of the cells'
@@ -728,6 +736,18 @@ class RNN(PolicyLayer):
 
     def reset_states(self):
         self.reset_state()
+
+    def __call__(self, *args, **kwargs):
+        outputs = super().__call__(*args, **kwargs)
+        if self.return_state and any_keras_tensor(args, kwargs):
+            # Keras shapes a call on KerasTensors by compute_output_shape, from the cell's
+            # state_size: one tensor per int entry, a list per list entry. A stack of GRU or
+            # SimpleRNN cells (int state sizes) thus gives one tensor per cell there, where the
+            # call itself returns each cell's one-item list; the flat order is the same.
+            sizes = self.cell.state_size if isinstance(self.cell.state_size, (list, tuple)) else [self.cell.state_size]
+            outputs = (outputs[0], *(_nested_as(s, size) for s, size in zip(outputs[1:], sizes)))
+            self._tfunc_inbound_nodes[-1].outputs = outputs  # the node this call recorded
+        return outputs
 
     @property
     def _output_size(self) -> int:
