@@ -312,6 +312,12 @@ class Functional(Model):
             layer, node_index, tensor_index = t._keras_history
             return [layer.name, numbering[(id(layer), node_index)], tensor_index]
 
+        def model_io(t):
+            # Keras numbers a nested functional model's calls from 1 here (Keras 2's models had a
+            # built-in node 0), but from 0 in ``inbound_nodes``.
+            name, node_index, tensor_index = history(t)
+            return [name, node_index + isinstance(t._keras_history[0], Functional), tensor_index]
+
         def argument(x):
             if isinstance(x, KerasTensor):
                 config = {"shape": x.shape.as_list(), "dtype": x.dtype.name, "keras_history": history(x)}
@@ -335,8 +341,8 @@ class Functional(Model):
             "name": self.name,
             "trainable": self.trainable,
             "layers": layers,
-            "input_layers": _tensor_refs(self._tfunc_inputs_struct, history),
-            "output_layers": _tensor_refs(self._tfunc_outputs_struct, history),
+            "input_layers": _tensor_refs(self._tfunc_inputs_struct, model_io),
+            "output_layers": _tensor_refs(self._tfunc_outputs_struct, model_io),
         }
 
     @classmethod
@@ -393,17 +399,22 @@ class Functional(Model):
                 )
             pending = waiting
 
-        def tensors(refs):
-            if isinstance(refs, dict):
-                return {k: tensors(v) for k, v in refs.items()}
-            if refs and isinstance(refs[0], list):
-                return [tensors(r) for r in refs]
-            name, node_index, tensor_index = refs
+        # Keras numbers a nested functional model's calls from 1 in input_layers and output_layers.
+        # tfunc's archives written before it did numbered them from 0, which Keras never writes:
+        # a 0 there marks such an archive (one that refers to later calls only cannot be told).
+        io = [config["input_layers"], config["output_layers"]]
+        refs = []
+        _map_refs(lambda *ref: refs.append(ref), io)
+        first = 0 if any(i == 0 and isinstance(layers.get(name), Functional) for name, i, _ in refs) else 1
+
+        def tensor(name, node_index, tensor_index):
+            if isinstance(layers.get(name), Functional):
+                node_index -= first
             return outputs_of[(name, node_index)][tensor_index]
 
         return cls(
-            inputs=tensors(config["input_layers"]),
-            outputs=tensors(config["output_layers"]),
+            inputs=_map_refs(tensor, config["input_layers"]),
+            outputs=_map_refs(tensor, config["output_layers"]),
             name=config.get("name"),
             trainable=config.get("trainable", True),
         )
@@ -434,6 +445,17 @@ def _tensor_refs(struct, history):
     if isinstance(struct, dict):
         return {k: _tensor_refs(v, history) for k, v in struct.items()}
     return [_tensor_refs(t, history) for t in struct]
+
+
+def _map_refs(fn, refs):
+    """``fn(layer name, node index, tensor index)`` for each tensor a config's input_layers or
+    output_layers names (one ``[name, node, tensor]``, or a list or dict of them), in their
+    structure."""
+    if isinstance(refs, dict):
+        return {k: _map_refs(fn, v) for k, v in refs.items()}
+    if len(refs) == 3 and isinstance(refs[0], str):
+        return fn(*refs)
+    return [_map_refs(fn, r) for r in refs]
 
 
 def _is_array_like_leaf(x) -> bool:
