@@ -111,7 +111,9 @@ class _Decoder:
         return a[()] if scalar else a
 
     def strings(self, array):
-        return array
+        # a scalar as a NumPy bytes scalar: a bytes for the string ops' attributes (separators,
+        # patterns), a string constant's value for a const
+        return array[()] if array.ndim == 0 else array
 
     def variable(self, node):
         v = self.variables.get(node)
@@ -473,13 +475,14 @@ def _load(export_dir):
     sigs = {}
     for key, s in data.body["signatures"].items():
         cf = cfs[s["function"]]
-        n_tensor = sum(isinstance(p.type, TensorSpec) for p in cf._params)
+        leaves = [t for p in cf._params if T.has_tensors(p.type) for t in T.leaves_of(p.type)]
+        n_tensor = len(leaves)
         inputs = [(n, i) for n, i in s["inputs"]]
         outputs = [(n, i) for n, i in s["outputs"]]
-        if n_tensor != sum(T.has_tensors(p.type) for p in cf._params):
-            raise _Bad(f"signature {key!r}: its function takes structured inputs")
+        if not all(isinstance(t, TensorSpec) for t in leaves):
+            raise _Bad(f"signature {key!r}: its function takes values other than tensors")
         if sorted(i for _, i in inputs) != list(range(n_tensor)) or len({n for n, _ in inputs}) != len(inputs):
-            raise _Bad(f"signature {key!r}: its inputs must name each tensor parameter once")
+            raise _Bad(f"signature {key!r}: its inputs must name each tensor of its parameters once")
         if not all(0 <= i < len(cf._output_specs) for _, i in outputs) or len({n for n, _ in outputs}) != len(outputs):
             raise _Bad(f"signature {key!r}: its outputs must be distinct names of graph outputs")
         sigs[key] = SignatureFunction(key, cf, inputs, outputs)

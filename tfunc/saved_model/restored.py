@@ -14,6 +14,7 @@ from .. import backend as _backend
 from ..api.custom_gradient import custom_gradient
 from ..api.variables import Variable
 from ..autodiff.function_grad import call_with_tape
+from ..core import nest
 from ..core.context import ctx
 from ..core.specs import TensorSpec
 from ..eager.convert import convert_to_tensor
@@ -298,11 +299,11 @@ class SignatureFunction:
     def __init__(self, key, cf, inputs, outputs):
         self.name = key
         self.function = cf
-        self._inputs = inputs  # [(name, position among the tensor parameters)]
+        self._inputs = inputs  # [(name, position among the tensors of the parameters, flattened)]
         self._outputs = outputs  # [(name, output slot)]
-        params = [p for p in cf._params if isinstance(p.type, TensorSpec)]
-        self._params = params
-        self._specs = {n: params[i].type for n, i in inputs}
+        self._params = [p for p in cf._params if T.has_tensors(p.type)]
+        leaves = [t for p in self._params for t in T.leaves_of(p.type)]
+        self._specs = {n: leaves[i] for n, i in inputs}
 
     @property
     def structured_input_signature(self):
@@ -342,12 +343,17 @@ class SignatureFunction:
                 + (f"unexpected {extra}" if extra else "")
                 + "."
             )
-        by_param = {}
+        flat = [None] * len(self._inputs)
         for n, i in self._inputs:
             v = kwargs[n]
             if not isinstance(v, Tensor):
                 v = convert_to_tensor(v.read_value() if isinstance(v, Variable) else v, dtype=self._specs[n].dtype)
-            by_param[self._params[i].name] = v
+            flat[i] = v
+        by_param = {}
+        for p in self._params:  # each parameter takes its tensors, in its structure
+            n = len(T.leaves_of(p.type))
+            by_param[p.name] = nest.unflatten(p.type.spec, flat[:n]) if type(p.type) is T.StructureType else flat[0]
+            flat = flat[n:]
         result = self.function(**by_param)
         slots: dict = {}
         _slot_values(self.function._template, result, slots)

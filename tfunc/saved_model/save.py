@@ -158,6 +158,12 @@ class _Encoder:
             return {"dtype": v.name}
         if isinstance(v, Spec):
             return {"spec": self.spec(v)}
+        if isinstance(v, bytes):
+            # a string op's separator, pattern...: a scalar string, which loads as a NumPy bytes
+            # scalar (a bytes); NumPy's strings drop a trailing NUL byte, so that is refused
+            if v.endswith(b"\x00"):
+                self.fail(f"the attribute {v!r} ends in a NUL byte, which cannot be saved.")
+            return {"strings": portable.encode_strings(np.array(v))}
         if isinstance(v, (np.ndarray, np.generic)):
             a = np.asarray(v)
             if a.dtype.kind in "SU":
@@ -282,22 +288,25 @@ def _first_leaf(s):
 
 
 def _signature_entry(key, cf, index):
-    """Inputs by name (the flat tensor arguments) and outputs by name, as TensorFlow's
-    signatures: a dict's keys, else ``output_0``, ``output_1``, ..."""
+    """Inputs by name and outputs by name, as TensorFlow's signatures. Each tensor of the
+    arguments is an input (a list or dict argument gives its tensors in ``nest.flatten`` order),
+    named by its TensorSpec's name, else by its parameter's, as TensorFlow names the graph's
+    placeholders (a name taken already gets ``_1``, ``_2``...). Outputs: a dict's keys, else
+    ``output_0``, ``output_1``, ..."""
     names = []
     sig = getattr(getattr(cf, "_function", None), "input_signature", None)
     for k, p in enumerate(cf._params):
-        if not isinstance(p.type, T.TensorSpec):
-            if T.has_tensors(p.type):
-                raise ValueError(
-                    f"Signature {key!r}: parameter {p.name!r} of {cf.name} is not a single tensor; signature "
-                    "functions take tensors only (give the function a flat input_signature)."
-                )
-            continue
-        spec_name = getattr(sig[k], "name", None) if sig is not None and k < len(sig) else None
-        names.append(spec_name or p.name)
-    if len(set(names)) != len(names):
-        raise ValueError(f"Signature {key!r}: two inputs are named alike ({names}).")
+        if not T.has_tensors(p.type):
+            continue  # a Python value fixed by the trace
+        leaves = T.leaves_of(p.type)
+        if not all(isinstance(t, T.TensorSpec) for t in leaves):
+            raise ValueError(
+                f"Signature {key!r}: parameter {p.name!r} of {cf.name} holds values other than tensors; "
+                "signature functions take tensors only."
+            )
+        specs = nest.flatten(sig[k]) if sig is not None and k < len(sig) else [None] * len(leaves)
+        names += [getattr(s, "name", None) or p.name for s in specs]
+    names = _unique_names(names)
     t = cf._template
     if isinstance(t, _Slot):
         outputs = [["output_0", t.i]]
@@ -311,6 +320,24 @@ def _signature_entry(key, cf, index):
             "string keys to tensors."
         )
     return {"function": index, "inputs": [[n, i] for i, n in enumerate(names)], "outputs": outputs}
+
+
+def _unique_names(names) -> list:
+    """TensorFlow's unique names in a graph (``Graph.unique_name``): ``x``, ``x_1``, ``x_2``...,
+    skipping names in use (a later ``x_1`` becomes ``x_1_1``)."""
+    used: dict = {}
+    out = []
+    for name in names:
+        i = used.get(name, 0)
+        used[name] = i + 1
+        if i:
+            base = name
+            while name in used:
+                name = f"{base}_{i}"
+                i += 1
+            used[name] = 1
+        out.append(name)
+    return out
 
 
 def _concrete_signature(fn):
