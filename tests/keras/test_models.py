@@ -169,6 +169,18 @@ def test_output_names_and_shapes_are_those_of_the_flat_outputs():
     assert nested.output_names == ["y1", "y2"] and nested.output_shape == [(None, 2), (None, 3)]
 
 
+def test_a_single_output_given_as_a_list_comes_back_alone():
+    # Keras 3.15's Functional.call unpacks [x] and (x,): predict(x)[0] is the first sample
+    x = keras.Input((3,))
+    data = np.ones((4, 3), np.float32)
+    for outputs in ([layers.Dense(2)(x)], (layers.Dense(2)(x),)):
+        model = keras.Model(x, outputs)
+        assert isinstance(model(data), tf.Tensor) and model(data).shape == (4, 2)
+        assert isinstance(tf.function(model)(data), tf.Tensor)
+        assert model.predict(data, verbose=0)[0].shape == (2,)
+        assert model.predict_on_batch(data).shape == (4, 2)
+
+
 def test_functional_dict_outputs_shared_layer_nested_model_and_operators(rng):
     x = keras.Input(shape=(3,))
     shared = layers.Dense(3, name="shared")

@@ -292,7 +292,10 @@ class Functional(Model):
             out = node.operation(*args, **kwargs)
             for kt, value in zip(node.output_tensors, nest.flatten(out)):
                 values[id(kt)] = value
-        return nest.map_structure(lambda t: values[id(t)], self._tfunc_outputs_struct)
+        outputs = nest.map_structure(lambda t: values[id(t)], self._tfunc_outputs_struct)
+        if isinstance(outputs, (list, tuple)) and len(outputs) == 1:
+            return outputs[0]  # Keras 3 unpacks a single output given as [x] or (x,)
+        return outputs
 
     def _convert_inputs(self, inputs):
         return inputs  # conversion and casts per input happen in call()
