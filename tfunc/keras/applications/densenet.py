@@ -66,9 +66,7 @@ def DenseNet(
     x = layers.BatchNormalization(axis=3, epsilon=_EPS, name="bn")(x)
     x = layers.Activation("relu", name="relu")(x)
     if include_top:
-        x = layers.GlobalAveragePooling2D(name="avg_pool")(x)
-        imagenet_utils.validate_activation(classifier_activation, weights)
-        x = layers.Dense(classes, activation=classifier_activation, name="predictions")(x)
+        x = imagenet_utils.pooled_classifier(x, classes, classifier_activation, weights, "avg_pool")
     else:
         x = imagenet_utils.pool(x, pooling, "avg_pool", "max_pool")
     return imagenet_utils.make_model(input_tensor, img_input, x, name, weights)

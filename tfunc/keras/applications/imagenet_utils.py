@@ -186,6 +186,14 @@ def validate_activation(classifier_activation, weights):
         )
 
 
+def pooled_classifier(x, classes, classifier_activation, weights, pool_name=None):
+    """The top of the ResNet, DenseNet and MobileNetV2 families: global average pooling, then a
+    ``predictions`` Dense layer."""
+    x = layers.GlobalAveragePooling2D(name=pool_name)(x)
+    validate_activation(classifier_activation, weights)
+    return layers.Dense(classes, activation=classifier_activation, name="predictions")(x)
+
+
 def pool(x, pooling, avg_name=None, max_name=None):
     """The optional global pooling of a headless model (any other ``pooling`` leaves ``x``)."""
     if pooling == "avg":

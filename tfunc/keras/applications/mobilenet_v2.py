@@ -64,9 +64,7 @@ def MobileNetV2(
     x = layers.BatchNormalization(axis=-1, epsilon=1e-3, momentum=0.999, name="Conv_1_bn")(x)
     x = layers.ReLU(6.0, name="out_relu")(x)
     if include_top:
-        x = layers.GlobalAveragePooling2D()(x)
-        imagenet_utils.validate_activation(classifier_activation, weights)
-        x = layers.Dense(classes, activation=classifier_activation, name="predictions")(x)
+        x = imagenet_utils.pooled_classifier(x, classes, classifier_activation, weights)
     else:
         x = imagenet_utils.pool(x, pooling)
     if name is None:

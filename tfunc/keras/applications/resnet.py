@@ -46,9 +46,7 @@ def ResNet(
         x = _bn(x, "post_bn")
         x = layers.Activation("relu", name="post_relu")(x)
     if include_top:
-        x = layers.GlobalAveragePooling2D(name="avg_pool")(x)
-        imagenet_utils.validate_activation(classifier_activation, weights)
-        x = layers.Dense(classes, activation=classifier_activation, name="predictions")(x)
+        x = imagenet_utils.pooled_classifier(x, classes, classifier_activation, weights, "avg_pool")
     else:
         x = imagenet_utils.pool(x, pooling, "avg_pool", "max_pool")
     return imagenet_utils.make_model(input_tensor, img_input, x, name, weights)
