@@ -144,3 +144,40 @@ def test_reads_inside_a_function_never_empty_elements():
         return ta.read(0), ta.read(0), ta.stack()
 
     assert _values(f()) == [1.0, 1.0, [1.0, 0.0]]
+
+
+def test_traced_concat_of_elements_of_different_lengths_refuses_holes():
+    # TensorFlow's TensorListConcat: an unwritten element takes the leading dimension all the
+    # written ones share; when they differ it has no length (InvalidArgumentError).  Eagerly the
+    # unknown element shape already refuses it (ValueError)
+    def ragged():
+        ta = tf.TensorArray(tf.float32, size=3, infer_shape=False)
+        return ta.write(0, [1.0, 2.0]).write(2, [3.0]).concat()
+
+    def ragged_rows():
+        ta = tf.TensorArray(tf.float32, size=3, infer_shape=False, element_shape=[None, 2])
+        return ta.write(0, [[1.0, 2.0]]).write(2, [[3.0, 4.0], [5.0, 6.0]]).concat()
+
+    def nothing_written():
+        return tf.TensorArray(tf.float32, size=2, element_shape=[None, 2]).concat()
+
+    for f in (ragged, ragged_rows, nothing_written):
+        with pytest.raises(tf.errors.InvalidArgumentError, match="uninitialized tensor at index [01]"):
+            tf.function(f)()
+        with pytest.raises(ValueError, match="fully.defined|partially known"):
+            f()
+
+
+def test_traced_concat_fills_holes_when_the_written_elements_share_their_length():
+    @tf.function
+    def f():
+        ta = tf.TensorArray(tf.float32, size=3, infer_shape=False)
+        same = ta.write(0, [1.0, 2.0]).write(2, [3.0, 4.0]).concat()
+        rows = tf.TensorArray(tf.float32, size=3, infer_shape=False).write(0, [[1.0]]).write(1, [[2.0]])
+        full = tf.TensorArray(tf.float32, size=2, infer_shape=False).write(0, [1.0, 2.0]).write(1, [3.0])
+        return same, rows.concat(), full.concat()
+
+    same, rows, full = f()
+    assert _values(same) == [1.0, 2.0, 0.0, 0.0, 3.0, 4.0]
+    assert _values(rows) == [[1.0], [2.0], [0.0]]
+    assert _values(full) == [1.0, 2.0, 3.0]  # no hole: lengths may differ

@@ -92,23 +92,20 @@ class TensorArrayBuffer:
             self.cleared.add(i)
         return v
 
-    def _filled(self, indices, xp, element_shape, concat=False) -> list:
+    def _filled(self, indices, xp, element_shape) -> list:
         """The elements at ``indices``, zeros for those never written (or cleared)."""
         items = [self.items[self._index(i, False)] for i in indices]
         if any(v is None for v in items):
-            zeros = self._zeros(element_shape, xp, concat)
+            zeros = self._zeros(element_shape, xp)
             items = [zeros if v is None else v for v in items]
         return items
 
-    def _zeros(self, element_shape, xp, concat=False):
+    def _zeros(self, element_shape, xp):
         """An element never written: zeros of ``element_shape`` (the TensorArray's: declared or
-        fixed by writes), or for a traced one else of the first write's shape.  A traced
-        ``concat`` counts an unknown first dimension as 0 rows."""
+        fixed by writes), or for a traced one else of the first write's shape."""
         candidates = (element_shape,) if self.eager else (element_shape, self.element_shape)
         known = [es for es in candidates if es is not None]
         shape = next((tuple(es) for es in known if None not in es), None)
-        if shape is None and concat and not self.eager:
-            shape = next(((0,) + tuple(es[1:]) for es in known if es and None not in es[1:]), None)
         if shape is None:
             # (TensorFlow's eager TensorArray raises ValueError, its TensorList InvalidArgumentError)
             raise (IncompatibleShapesError if self.eager else InvalidArgumentError)(
@@ -167,8 +164,32 @@ class TensorArrayBuffer:
         if not self.items:
             rest = tuple(d or 0 for d in (self.element_shape or (0,))[1:])
             return xp.zeros((0,) + rest, self.elem_dtype._np)
-        items = self._filled(range(len(self.items)), xp, element_shape, concat=True)
+        items = self.items
+        if not self.eager and any(v is None for v in items):
+            zeros = self._concat_zeros(element_shape, xp)
+            items = [zeros if v is None else v for v in items]
+        else:
+            items = self._filled(range(len(items)), xp, element_shape)
         return _module_of(items[0], xp).concatenate(items, axis=0)
+
+    def _concat_zeros(self, element_shape, xp):
+        """The zeros filling the holes of a traced concat, as TensorFlow's TensorListConcat: with
+        the declared leading dimension, else the one all written elements share (when they differ,
+        TensorFlow has no length for the holes and raises); the other dimensions are theirs."""
+        written = [np.shape(v) for v in self.items if v is not None]
+        first = element_shape[0] if element_shape else None
+        if first is None:
+            firsts = {s[0] for s in written if s}
+            if len(firsts) != 1:
+                hole = next(i for i, v in enumerate(self.items) if v is None)
+                raise InvalidArgumentError(
+                    f"List contains uninitialized tensor at index {hole} but leading_dims has only 0 elements "
+                    "(an unwritten element has no length: the written ones do not share a first dimension "
+                    "and the element_shape gives none)."
+                )
+            first = firsts.pop()
+        rest = written[0][1:] if written else tuple(element_shape[1:])
+        return self._zeros((first, *rest), xp)
 
     def stack(self, xp, element_shape=None):
         """The elements stacked; an empty array takes its element shape from the handle, or
