@@ -1721,9 +1721,18 @@ _FUNCTIONS = {
 }
 _BY_CLASS_NAME = {c.__name__: c for c in _CLASSES}
 _BY_SNAKE_NAME = {_to_snake_case(c.__name__): c for c in _CLASSES}
-# Keras's aliases
+# Keras's aliases (of classes: ``get`` gives the functions "mse", "mae", "mape" name first)
 _BY_SNAKE_NAME.update(
-    msle=MeanSquaredLogarithmicError, MSLE=MeanSquaredLogarithmicError, bce=BinaryCrossentropy, BCE=BinaryCrossentropy
+    msle=MeanSquaredLogarithmicError,
+    MSLE=MeanSquaredLogarithmicError,
+    bce=BinaryCrossentropy,
+    BCE=BinaryCrossentropy,
+    mse=MeanSquaredError,
+    MSE=MeanSquaredError,
+    mae=MeanAbsoluteError,
+    MAE=MeanAbsoluteError,
+    mape=MeanAbsolutePercentageError,
+    MAPE=MeanAbsolutePercentageError,
 )
 
 

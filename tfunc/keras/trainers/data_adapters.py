@@ -162,6 +162,15 @@ class ArrayDataAdapter(DataAdapter):
     def __init__(self, x, y=None, sample_weight=None, batch_size=None, steps=None, shuffle=False, class_weight=None):
         self._x, self._y, self._sw = _arrays(x), None if y is None else _arrays(y), None
         if sample_weight is not None:
+            if nest.is_nested(y) and isinstance(sample_weight, (list, tuple, dict)):
+                # As Keras's ArrayDataAdapter: several weights must have y's structure (types included)
+                try:
+                    nest.assert_same_structure(y, sample_weight)
+                except (ValueError, TypeError):
+                    raise ValueError(
+                        "You should provide one `sample_weight` array per output in `y`. The two structures "
+                        f"did not match:\n- y: {y}\n- sample_weight: {sample_weight}\n"
+                    ) from None
             self._sw = _arrays(sample_weight)
         if class_weight is not None:
             if self._sw is not None:
