@@ -175,9 +175,7 @@ class Trainer:
     def _tfunc_compile_output_names(self):
         """The ``output_names`` Keras's ``compile`` sees: a functional model's output layer names,
         one per flat output (a dict's too), none for a Sequential model (Keras's has none)."""
-        from ..models.sequential import Sequential  # the models import this module
-
-        if isinstance(self, Sequential):
+        if getattr(self, "_tfunc_is_sequential", False):
             return None
         return getattr(self, "output_names", None)
 
