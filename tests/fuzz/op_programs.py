@@ -652,7 +652,9 @@ def _repeated_singular_values(program, values) -> bool:
 # Gradient rules that invert a matrix (as TensorFlow's do: the determinant's inverts the
 # matrix, QR's solves with R): on a singular matrix they raise InvalidArgumentError, as
 # TensorFlow's do (though the derivative of a determinant exists there).
-INVERTING_GRADIENTS = {"matrix_determinant", "matrix_inverse", "matrix_solve", "matrix_triangular_solve", "qr"}
+INVERTING_GRADIENTS = {
+    "matrix_determinant", "log_matrix_determinant", "matrix_inverse", "matrix_solve", "matrix_triangular_solve", "qr",
+}  # fmt: skip
 
 
 def _gradient_or_error(fn):
