@@ -1,5 +1,6 @@
-"""Gradient fixes from a review against TensorFlow 2.21: each case runs eagerly and inside
-tf.function and compares with the numbers TensorFlow gives (hard-coded from it, or analytic)."""
+"""Gradients TensorFlow 2.21 gives where tfunc differed (captured watched constants, loops and
+conds, TensorArrays, jacobians, linspace, random parameters, unknown ranks, recording tapes): each case runs eagerly and
+inside tf.function and compares with the numbers TensorFlow gives (hard-coded from it, or analytic)."""
 
 import numpy as np
 import pytest

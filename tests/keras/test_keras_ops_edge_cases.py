@@ -1,5 +1,5 @@
-"""``keras.ops`` functions as Keras 3.15's TensorFlow backend has them, where a review found them
-apart: ctc_decode's padded output, angle of real -0.0 and NaN, digitize's unsorted bins, gcd/lcm
+"""``keras.ops`` functions as Keras 3.15's TensorFlow backend has them, on the cases where they
+differed: ctc_decode's padded output, angle of real -0.0 and NaN, digitize's unsorted bins, gcd/lcm
 of unsigned integers, soft_shrink of integers, nanmedian of empty arrays, nanmean/nanmedian with
 ``axis=()``, associative_scan over an empty axis, and the integer inputs Keras refuses.
 

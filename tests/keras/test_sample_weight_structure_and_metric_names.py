@@ -1,4 +1,4 @@
-"""Review fixes (r17): compile's sample weights and metric names as Keras 3.15 (expected
+"""Compile's sample weights and metric names as Keras 3.15 (expected
 messages, names and classes are Keras's), in a compiled (traced) model and with run_eagerly."""
 
 import numpy as np
