@@ -20,6 +20,7 @@ from ..core.context import init_scope
 from ..eager.convert import convert_to_tensor
 from .backend import floatx
 from .dtypes import keras_dtype
+from .layers.base import unique_layer_name
 
 __all__ = [
     "SeedGenerator",
@@ -35,14 +36,6 @@ __all__ = [
     "uniform",
 ]
 
-_names: dict = {}
-
-
-def _auto_name(prefix: str) -> str:
-    n = _names.get(prefix, 0)
-    _names[prefix] = n + 1
-    return prefix if n == 0 else f"{prefix}_{n}"
-
 
 class SeedGenerator:
     """A seed state for the random functions: ``next()`` returns the current seed (int64,
@@ -53,7 +46,7 @@ class SeedGenerator:
     def __init__(self, seed=None, name=None, **kwargs):
         if kwargs:
             raise ValueError(f"Unrecognized keyword arguments: {kwargs}")
-        self.name = name if name is not None else _auto_name("seed_generator")
+        self.name = name if name is not None else unique_layer_name("seed_generator")  # as Keras
         self._initial_seed = seed
         if seed is None:
             seed = _python_random.randint(1, int(1e9))

@@ -40,7 +40,6 @@ import datetime
 import io
 import json
 import os
-import re
 import uuid
 import warnings
 import zipfile
@@ -53,7 +52,7 @@ from ..core.context import init_scope
 from ..eager.convert import convert_to_tensor
 from ..module import Module, container_type
 from . import serialization
-from .layers.base import Layer, OperatorLayer
+from .layers.base import Layer, OperatorLayer, snake_case
 from .serialization import (
     CustomObjectScope,
     custom_object_scope,
@@ -174,14 +173,6 @@ def _is_saveable(obj) -> bool:
     if isinstance(obj, type) or isinstance(obj, OperatorLayer):
         return False
     return isinstance(obj, Module)
-
-
-def _snake_case(name: str) -> str:
-    """Keras's spelling of a class name in paths: ``Conv2DTranspose`` -> ``conv2d_transpose``,
-    ``ReLU`` -> ``re_lu``, ``LSTM`` -> ``lstm``."""
-    name = re.sub(r"\W+", "", name)
-    name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
-    return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
 
 
 def _attribute_key(name: str) -> str:
@@ -372,7 +363,7 @@ def _collect(model, load=None) -> list:
         ok = True
         for item in container.values() if isinstance(container, dict) else container:
             if _is_saveable(item):
-                ok = visit(item, f"{path}/{_unique(_snake_case(type(item).__name__), used)}") and ok
+                ok = visit(item, f"{path}/{_unique(snake_case(type(item).__name__), used)}") and ok
             elif container_type(item) is not None:  # a list in a list: "container", "container_1", ...
                 ok = visit_container(item, f"{path}/{_unique('container', used)}", seen) and ok
         return ok

@@ -113,6 +113,14 @@ def _to_snake_case(name: str) -> str:
     return s if not s.startswith("_") else "private" + s
 
 
+def snake_case(name: str) -> str:
+    """Keras's ``to_snake_case`` (names of functions and operations, paths in weights files):
+    ``"<lambda>"`` -> ``"lambda"``, ``"myMetric"`` -> ``"my_metric"``, ``"ReLU"`` -> ``"re_lu"``."""
+    name = re.sub(r"\W+", "", name)
+    name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
+
+
 def unique_layer_name(base: str) -> str:
     """``base``, then ``base_1``, ``base_2``, ... (Keras's automatic layer names)."""
     with _name_lock:

@@ -15,8 +15,7 @@ from ...core import nest
 from ...eager.tensor import Tensor
 from ..keras_tensor import KerasTensor, any_keras_tensor, symbolic_call
 from ..layers import operators as _operators
-from ..layers.base import OperatorLayer
-from ..saving import _snake_case
+from ..layers.base import OperatorLayer, snake_case
 
 __all__ = ["symbolic", "operation_class"]
 
@@ -122,7 +121,7 @@ def operation_class(class_name: str):
             {
                 "__module__": __name__,
                 "__doc__": f"``keras.ops`` in a functional model ({class_name}).",
-                "_tfunc_op_name": _snake_case(class_name),  # Keras's automatic name: hard_shrink
+                "_tfunc_op_name": snake_case(class_name),  # Keras's automatic name: hard_shrink
                 "_tfunc_function": staticmethod(fn),
                 "_tfunc_keras_module": module,
             },

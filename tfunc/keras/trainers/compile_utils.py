@@ -13,7 +13,6 @@ are known.
 from __future__ import annotations
 
 import collections
-import re
 
 from ...api import array_ops, math_composites, math_ops, reduction_ops
 from ...api.variables import Variable
@@ -28,14 +27,6 @@ from ..layers import base as base_layer
 __all__ = ["CompileLoss", "CompileMetrics", "MetricsList", "get_loss", "get_metric"]
 
 
-def to_snake_case(name: str) -> str:
-    """Keras 3's ``to_snake_case``: ``"<lambda>"`` becomes ``"lambda"``, ``"myMetric"``
-    ``"my_metric"``."""
-    name = re.sub(r"\W+", "", name)
-    name = re.sub("(.)([A-Z][a-z]+)", r"\1_\2", name)
-    return re.sub("([a-z])([A-Z])", r"\1_\2", name).lower()
-
-
 def _name_of(obj) -> str:
     """Keras's ``get_object_name``: an object's ``name``, else its function or class name in
     snake case (the name logs, history and ``monitor=`` use)."""
@@ -43,7 +34,7 @@ def _name_of(obj) -> str:
     if isinstance(name, str):
         return name
     name = getattr(obj, "__name__", None)
-    return to_snake_case(name if isinstance(name, str) else type(obj).__name__)
+    return base_layer.snake_case(name if isinstance(name, str) else type(obj).__name__)
 
 
 def is_binary_or_sparse_categorical(y_true, y_pred):
