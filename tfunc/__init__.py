@@ -84,7 +84,7 @@ from .api.debugging_ops import (
     assert_rank,
     ensure_shape,
 )
-from .api.functional_ops import case, foldl, foldr, map_fn, scan, switch_case
+from .api.functional_ops import case, foldl, foldr, map_fn, scan, switch_case, vectorized_map
 from .api.indexed_slices import IndexedSlices
 from .api.indexing_ops import (
     gather_nd,
@@ -98,7 +98,7 @@ from .api.indexing_ops import (
     tensor_scatter_nd_update,
 )
 from .api.io_ops import print_ as print
-from .api.linalg_ops import einsum, norm
+from .api.linalg_ops import eig, eigvals, einsum, norm
 from .api.math_composites import realdiv, saturate_cast
 from .api.math_ops import (
     abs,
@@ -315,6 +315,8 @@ __all__ = [
     "clip_by_value",
     "clip_by_norm",
     "clip_by_global_norm",
+    "eig",
+    "eigvals",
     "einsum",
     "norm",
     "complex",
@@ -390,6 +392,7 @@ __all__ = [
     "case",
     "switch_case",
     "map_fn",
+    "vectorized_map",
     "scan",
     "foldl",
     "foldr",

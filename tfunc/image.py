@@ -2,6 +2,7 @@
 random ones) and image metrics, on ``[h, w, c]`` or ``[batch, h, w, c]`` images."""
 
 from .api.detection_ops import (
+    combined_non_max_suppression,
     crop_and_resize,
     non_max_suppression,
     non_max_suppression_overlaps,
@@ -104,6 +105,7 @@ __all__ = [
     "transpose",
     "yiq_to_rgb",
     "yuv_to_rgb",
+    "combined_non_max_suppression",
     "crop_and_resize",
     "non_max_suppression",
     "non_max_suppression_overlaps",

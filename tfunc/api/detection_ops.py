@@ -1,15 +1,18 @@
-"""``tf.image``'s detection functions: the non-maximum suppressions (one op, see
-``tfunc.ops.detection``) and ``crop_and_resize`` (a composite of gathers and arithmetic, so its
-gradients with respect to the image and the boxes are those of the ops)."""
+"""``tf.image``'s detection functions: the non-maximum suppressions (``non_max_suppression*``,
+one op, and ``combined_non_max_suppression``, see ``tfunc.ops.detection``) and
+``crop_and_resize`` (a composite of gathers and arithmetic, so its gradients with respect to
+the image and the boxes are those of the ops)."""
 
 from __future__ import annotations
+
+from collections import namedtuple
 
 from ..core import dtypes as D
 from ..core.errors import InvalidArgumentError
 from ..eager.convert import constant, convert_to_tensor
 from ..eager.dispatch import call
 from ..eager.tensor import Tensor
-from ..ops.detection import NMS_FLOATS, non_max_suppression_op
+from ..ops.detection import NMS_FLOATS, combined_non_max_suppression_op, non_max_suppression_op
 from . import math_ops as m
 from . import reduction_ops as r
 from .array_ops import _static_ints, gather, reshape, stop_gradient, unstack
@@ -19,6 +22,7 @@ from .debugging_ops import _check
 from .slicing import getitem
 
 __all__ = [
+    "combined_non_max_suppression",
     "crop_and_resize",
     "non_max_suppression",
     "non_max_suppression_overlaps",
@@ -100,6 +104,48 @@ def non_max_suppression_padded(
         raise ValueError("non_max_suppression_padded: batched boxes (rank > 2) are not supported by tfunc.")
     out = _nms(b, scores, max_output_size, iou_threshold, score_threshold, 0.0, False, bool(pad_to_max_output_size))
     return out[0], out[2]
+
+
+CombinedNonMaxSuppression = namedtuple(
+    "CombinedNonMaxSuppression", ["nmsed_boxes", "nmsed_scores", "nmsed_classes", "valid_detections"]
+)
+
+
+def combined_non_max_suppression(
+    boxes,
+    scores,
+    max_output_size_per_class,
+    max_total_size,
+    iou_threshold=0.5,
+    score_threshold=float("-inf"),
+    pad_per_class=False,
+    clip_boxes=True,
+    name=None,
+):
+    """Greedy NMS per batch and class, then the best ``max_total_size`` picks of all classes.
+
+    ``boxes`` ``[batch, anchors, q, 4]`` (q 1: one box per anchor for all classes, or one per
+    class), ``scores`` ``[batch, anchors, classes]``, float32.  Returns
+    ``(nmsed_boxes [batch, width, 4], nmsed_scores, nmsed_classes [batch, width],
+    valid_detections [batch])``, zero-padded past ``valid_detections``; the width is
+    ``max_total_size``, or ``min(max_total_size, max_output_size_per_class * classes)`` with
+    ``pad_per_class``.  ``clip_boxes`` clips the output boxes to [0, 1].  Equal scores come out
+    in the order of TensorFlow's CPU kernel."""
+    b, s = _nms_input(boxes, D.float32), _nms_input(scores, D.float32)
+    per_class = convert_to_tensor(max_output_size_per_class, dtype=D.int32)
+    # as TensorFlow, without a dtype: a size past int32's range is int64, and refused
+    total = convert_to_tensor(max_total_size)
+    thresholds = [convert_to_tensor(v, dtype=D.float32) for v in (iou_threshold, score_threshold)]
+    attrs = {"pad_per_class": bool(pad_per_class), "clip_boxes": bool(clip_boxes)}
+    out = call(combined_non_max_suppression_op, (b, s, per_class, total, *thresholds), attrs)
+    width = _static_ints(total, "max_total_size")
+    if width is not None and pad_per_class:  # TensorFlow's shape function: known when all three are
+        classes, known = s.shape[2] if s.shape.rank == 3 else None, _static_ints(per_class, "per_class")
+        width = None if classes is None or known is None else [min(width[0], known[0] * classes)]
+    if width is not None:
+        for t in out[:3]:
+            t.set_shape([t.shape[0]] + width + [4] * (t.shape.rank - 2))
+    return CombinedNonMaxSuppression(*out)
 
 
 # --- crop_and_resize ----------------------------------------------------------------------------

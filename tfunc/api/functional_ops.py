@@ -1,5 +1,5 @@
-"""Higher-order functions over tensors: ``map_fn``, ``scan``, ``foldl``/``foldr``, ``case``
-and ``switch_case``.
+"""Higher-order functions over tensors: ``map_fn``, ``vectorized_map``, ``scan``,
+``foldl``/``foldr``, ``case`` and ``switch_case``.
 
 Eagerly they are Python loops and branches.  While tracing, the loops are one
 ``while_loop`` over TensorArrays (one iteration per element, whatever the number of
@@ -13,9 +13,10 @@ from ..core import dtypes as D
 from ..core import nest
 from ..core.context import ctx
 from ..core.errors import InvalidArgumentError
-from ..core.specs import TensorSpec
+from ..core.specs import Spec, TensorSpec
 from ..eager.convert import convert_to_tensor
 from ..eager.tensor import Tensor
+from ..tracing.func_graph import FuncGraph
 from . import math_ops as m
 from .array_ops import shape, stack
 from .control_flow_ops import cond, while_loop
@@ -113,6 +114,43 @@ def map_fn(
 
     result = while_loop(lambda i, *_: i < n, body, (0, *[TensorArray(dt, size=n) for dt in dtypes]))
     return nest.pack_sequence_as(structure, [a.stack() for a in result[1:]])
+
+
+def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
+    """``fn`` over the first axis of ``elems`` (a tensor or a nested structure of them), its
+    outputs stacked in the nested structure, dtypes and shapes ``fn`` returns (Python values
+    become tensors; an output that does not depend on the element is repeated).
+
+    tfunc runs ``fn`` per element, as TensorFlow's fallback: eagerly a Python loop, while
+    tracing :func:`map_fn`'s ``while_loop``; it never vectorizes, so ``fallback_to_while_loop``
+    and ``warn`` change nothing (and no op is refused as TensorFlow refuses ops it cannot
+    vectorize when ``fallback_to_while_loop=False``)."""
+    leaves = _leaves(elems, "vectorized_map")
+    n = _length(leaves)
+    if ctx.graph is None and n > 0:
+        rows = [fn(nest.pack_sequence_as(elems, [t[i] for t in leaves])) for i in range(n)]
+        columns = zip(*[[convert_to_tensor(v) for v in nest.flatten(r)] for r in rows])
+        return nest.pack_sequence_as(rows[0], [stack(list(c)) for c in columns])
+    # the outputs' structure, dtypes and shapes, from fn traced once on one element's specs
+    # (a graph of its own, never run): map_fn needs them before its loop
+    probe = FuncGraph("vectorized_map_fn", outer=ctx.graph)
+    probe.hoist_variable_reads = probe.control_flow_body = True
+    with probe.as_default():
+        element = [probe.placeholder(Spec(_element_shape(t), t.dtype)) for t in leaves]
+        out = fn(nest.pack_sequence_as(elems, element))
+        signature = nest.map_structure(lambda v: TensorSpec.from_tensor(convert_to_tensor(v)), out)
+    if ctx.graph is None:  # no elements
+        return nest.pack_sequence_as(signature, [_no_rows(s) for s in nest.flatten(signature)])
+    result = map_fn(fn, elems, fn_output_signature=signature)
+    static_n = n if isinstance(n, int) else None
+    for t, s in zip(nest.flatten(result), nest.flatten(signature)):
+        if s.shape.rank is not None:
+            t.set_shape([static_n] + s.shape.as_list())
+    return result
+
+
+def _element_shape(t):
+    return None if t.shape.rank is None else tuple(t.shape.as_list()[1:])
 
 
 def _no_rows(signature):

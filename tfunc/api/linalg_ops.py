@@ -1,4 +1,4 @@
-"""Linear algebra: ``einsum``, ``linalg.inv/det/logdet/cholesky/qr/svd/solve/triangular_solve``,
+"""Linear algebra: ``einsum``, ``linalg.inv/det/logdet/cholesky/qr/svd/eig/solve/triangular_solve``,
 ``linalg.band_part/diag/diag_part/set_diag/trace/adjoint/matrix_transpose``, ``norm`` and
 ``math.l2_normalize``.  The ops are defined in :mod:`tfunc.ops.linalg`, their gradients in
 :mod:`tfunc.autodiff.linalg_grad`; ``norm`` is composed of other ops, as in TensorFlow."""
@@ -256,6 +256,21 @@ def eigh(tensor, name=None):
 def eigvalsh(tensor, name=None):
     """The eigenvalues, ascending, of each Hermitian matrix (its lower triangle)."""
     return call(L.self_adjoint_eig_op, (convert_to_tensor(tensor),), {"compute_v": False})[0]
+
+
+def eig(tensor, name=None):
+    """``(e, v)``: the eigenvalues and eigenvectors (unit-norm columns, ``tensor @ v == v *
+    e[..., None, :]``) of each square matrix, complex64 for float32 or complex64 input and
+    complex128 for float64 or complex128.  As TensorFlow's, complex input's eigenvalues come by
+    modulus, ascending; real input's come in LAPACK's order, and each eigenvector with LAPACK's
+    phase (largest entry real), where TensorFlow's (Eigen's) may differ.  Not differentiable in
+    tfunc (its outputs are complex)."""
+    return tuple(call(L.eig_op, (convert_to_tensor(tensor),), {"compute_v": True}))
+
+
+def eigvals(tensor, name=None):
+    """The eigenvalues of each square matrix, as :func:`eig`'s ``e``."""
+    return call(L.eig_op, (convert_to_tensor(tensor),), {"compute_v": False})[0]
 
 
 def cross(a, b, name=None):

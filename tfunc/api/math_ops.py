@@ -214,3 +214,9 @@ real = _unary_fn(M.real_op, "The real part of x (x itself for real x); complex64
 imag = _unary_fn(M.imag_op, "The imaginary part of x (zeros for real x); complex64 gives float32.")
 conj = _unary_fn(M.conj_op, "The complex conjugate of x (x itself for real x).")
 angle = _unary_fn(M.angle_op, "The argument of x; for real x, pi where x < 0 and 0 elsewhere.")
+
+
+def nextafter(x1, x2, name=None):
+    """The next representable float after ``x1`` towards ``x2`` (``x2`` where they are equal),
+    float32 or float64."""
+    return call(M.nextafter_op, _operands(x1, x2))

@@ -1,6 +1,6 @@
 """Linear algebra op definitions: ``einsum``, ``matrix_inverse``, ``matrix_determinant``,
 ``cholesky``, ``qr``, ``svd``, ``matrix_solve``, ``matrix_triangular_solve``,
-``matrix_band_part`` and the diagonal ops (``matrix_diag``, ``matrix_diag_part``,
+``matrix_band_part``, ``eig`` and the diagonal ops (``matrix_diag``, ``matrix_diag_part``,
 ``matrix_set_diag``).
 
 Matrices are the last two axes; leading axes are a batch (broadcast where TensorFlow
@@ -753,6 +753,120 @@ self_adjoint_eig_op = register(
         num_outputs=-1,
         ref=_eigh_ref,
         samples=_eigh_samples,
+    )
+)
+
+
+# --- eig ------------------------------------------------------------------------------------------
+
+
+def _eig_infer(specs, attrs):
+    s = specs[0]
+    _matrix_spec("eig", s)
+    out = D.complex128 if s.dtype in (D.float64, D.complex128) else D.complex64
+    e = Spec(None if s.shape is None else s.shape[:-1], out)
+    return (e, Spec(s.shape, out)) if attrs["compute_v"] else (e,)
+
+
+def _eigen_complex_order(e, v):
+    """Eigen's ComplexEigenSolver (TensorFlow's kernel for complex input) orders the eigenvalues
+    by modulus, ascending, with a selection sort: at step i the first smallest of ``e[i:]``
+    swaps with ``e[i]`` (and its eigenvector with column i)."""
+    n = e.shape[-1]
+    e, v = e.reshape(-1, n), None if v is None else v.reshape(-1, n, n)
+    rows = np.arange(e.shape[0])
+    for i in range(n - 1):
+        k = i + np.argmin(np.abs(e[:, i:]), axis=1)
+        e[rows, i], e[rows, k] = e[rows, k], e[rows, i]
+        if v is not None:
+            v[rows, :, i], v[rows, :, k] = v[rows, :, k], v[rows, :, i]
+    return e, v
+
+
+@_linalg_error("eig", "Eigen decomposition was not successful. The input might not be valid.")  # NaN, inf
+def _eig_impl(xp, x, compute_v):
+    """Eigenvalues and unit-norm eigenvectors (columns) of general square matrices, by LAPACK's
+    geev on the host (TensorFlow's Eig has a CPU kernel only).  For complex input the order is
+    TensorFlow's (by modulus, see ``_eigen_complex_order``); for real input it is LAPACK's,
+    which TensorFlow's (Eigen's real Schur form) need not share.  Each eigenvector's phase is
+    LAPACK's (its largest entry real), where TensorFlow's is Eigen's: compare through
+    ``x @ v == v * e``."""
+    a = x.get() if xp is not np else x
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:  # a shape unknown while tracing
+        raise InvalidArgumentError(f"eig: input must be square matrices, got shape {format_shape(a.shape)}.")
+    out = np.complex128 if a.dtype in (np.float64, np.complex128) else np.complex64
+    n = a.shape[-1]
+    if a.size == 0:
+        e, v = np.zeros(a.shape[:-1], out), np.zeros(a.shape, out)
+    else:
+        e, v = np.linalg.eig(a) if compute_v else (np.linalg.eigvals(a), None)
+        e, v = e.astype(out), None if v is None else v.astype(out)
+        if a.dtype.kind == "c":
+            e, v = _eigen_complex_order(e, v)
+    e = xp.asarray(e.reshape(a.shape[:-1]))
+    return (e, xp.asarray(v.reshape(a.shape[:-2] + (n, n)))) if compute_v else (e,)
+
+
+def _eig_ref(x, compute_v):
+    """Upper-triangular matrices with distinct diagonal entries (the samples): the eigenvalues
+    are the diagonal (ordered by modulus for complex input, as TensorFlow), eigenvector k
+    solves ``(x - x[k, k]) v = 0`` with ``v[k] = 1`` and zeros below by back substitution, then
+    has unit norm and LAPACK's phase (complex: its largest entry real and positive).  Other
+    matrices (the fuzzers' programs) have no formula to compare with: LAPACK in the input's
+    precision (tests/ops/test_linalg_eig.py checks ``x @ v == v * e`` and TensorFlow's values)."""
+    n = x.shape[-1]
+    diagonal = np.diagonal(x, axis1=-2, axis2=-1)
+    keys = np.abs(diagonal) if x.dtype.kind == "c" else diagonal
+    distinct = n < 2 or (np.diff(np.sort(keys, axis=-1), axis=-1) != 0).all()
+    if not (np.array_equal(x, np.triu(x)) and distinct):
+        return _eig_impl(np, x, compute_v)
+    wide = np.complex128 if x.dtype.kind == "c" else np.float64
+    out = np.complex128 if x.dtype in (np.float64, np.complex128) else np.complex64
+    es, vs = [], []
+    for a in x.reshape((-1, n, n)).astype(wide):
+        v = np.zeros((n, n), wide)
+        for k in range(n):
+            v[k, k] = 1
+            for j in range(k - 1, -1, -1):
+                v[j, k] = -(a[j, j + 1 : k + 1] @ v[j + 1 : k + 1, k]) / (a[j, j] - a[k, k])
+            v[:, k] /= np.linalg.norm(v[:, k])
+            if x.dtype.kind == "c":
+                big = v[np.argmax(np.abs(v[:, k])), k]
+                v[:, k] *= np.conj(big) / np.abs(big)
+        order = np.argsort(np.abs(np.diagonal(a)), kind="stable") if x.dtype.kind == "c" else np.arange(n)
+        es.append(np.diagonal(a)[order])
+        vs.append(v[:, order])
+    e = np.array(es, out).reshape(x.shape[:-1])
+    return (e, np.array(vs, out).reshape(x.shape)) if compute_v else (e,)
+
+
+def _eig_samples(rng):
+    out = []
+    for dt in (D.float32, D.float64, D.complex64, D.complex128):
+        for sh in [(3, 3), (2, 4, 4), (1, 1), (0, 2, 2)]:
+            n = sh[-1]
+            diag = (rng.permutation(n) + 1) * 4.0 * rng.choice([-1, 1], n)  # distinct moduli
+            if dt.is_complex:
+                diag = diag * np.exp(1j * rng.uniform(0, 2 * np.pi, n))
+            a = np.triu(S.draw(rng, sh, dt, "small"), 1) + np.diag(diag)
+            for compute_v in (True, False):
+                out.append(S.Sample((a.astype(dt._np),), {"compute_v": compute_v}))
+    return out
+
+
+# TensorFlow's Eig (linalg.eig, linalg.eigvals).  Its gradient (TensorFlow's _EigGrad) would take
+# complex upstream gradients, which tfunc's tape does not carry: none is registered.
+eig_op = register(
+    OpDef(
+        name="eig",
+        kind="other",
+        infer=_eig_infer,
+        impl=_eig_impl,
+        num_outputs=-1,
+        ref=_eig_ref,
+        samples=_eig_samples,
+        host_sync=True,  # LAPACK on the host
+        tf_name="Eig",
     )
 )
 

@@ -876,6 +876,20 @@ pow_op = _def_binary(
 
 atan2_op = _def_binary("atan2", "arctan2", allowed=FLOATS, dtypes=_F, cuda="out0 = atan2(in0, in1)")
 
+# TensorFlow's NextAfter: the next representable value after x1 towards x2 (float32, float64 only)
+nextafter_op = register(
+    OpDef(
+        name="nextafter",
+        kind="elementwise",
+        infer=binary(frozenset(_F)),
+        ufunc="nextafter",
+        cuda_expr="out0 = nextafter(in0, in1)",
+        ref=np.nextafter,
+        samples=S.elementwise(2, _F, ("any", "any")),
+        tf_name="NextAfter",
+    )
+)
+
 
 # NaN propagates through maximum, minimum and relu, as in NumPy and TensorFlow (x != x: NaN).
 maximum_op = _def_binary("maximum", "maximum", cuda="out0 = (in0 > in1 || in0 != in0) ? in0 : in1")

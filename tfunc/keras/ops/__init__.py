@@ -33,6 +33,9 @@ _LINALG = (
     "eigh",
     "lstsq",
     "cholesky_inverse",
+    "eig",
+    "lu_factor",
+    "jvp",
 )
 _MATH = (
     "top_k", "in_top_k", "logsumexp", "segment_sum", "segment_max", "segment_min", "segment_prod", "erf", "erfc",
@@ -43,7 +46,7 @@ _MATH = (
 # (``get_item`` on a KerasTensor is its own indexing)
 _NOT_OPERATIONS = frozenset(
     {"cond", "while_loop", "fori_loop", "scan", "map", "switch", "custom_gradient", "convert_to_numpy", "shape", "ndim",
-     "associative_scan", "vectorized_map", "get_item"}
+     "associative_scan", "vectorized_map", "get_item", "vectorize", "jvp"}
 )  # fmt: skip
 
 # Given KerasTensors, each function records an operation in the functional model (symbolic.py).

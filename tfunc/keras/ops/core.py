@@ -5,12 +5,18 @@ over tfunc's TensorFlow-shaped function, with Keras's argument names and convent
 
 from __future__ import annotations
 
+import re
+
+import numpy as np
+
 from ...api import (
+    array_composites,
     array_ops,
     control_flow_ops,
     creation_ops,
     functional_ops,
     indexing_ops,
+    linalg_lu_ops,
     linalg_ops,
     math_composites,
     math_ops,
@@ -24,6 +30,7 @@ from ...api import (
 from ...api import (
     custom_gradient as _custom_gradient,
 )
+from ...autodiff.forward_accumulator import ForwardAccumulator
 from ...core import dtypes as D
 from ...core import nest
 from . import numpy as _numpy
@@ -40,6 +47,7 @@ __all__ = [
     "cond",
     "custom_gradient",
     "det",
+    "eig",
     "eigh",
     "erf",
     "erfc",
@@ -53,7 +61,9 @@ __all__ = [
     "inv",
     "irfft",
     "istft",
+    "jvp",
     "logdet",
+    "lu_factor",
     "logsumexp",
     "lstsq",
     "map",
@@ -61,6 +71,7 @@ __all__ = [
     "norm",
     "pinv",
     "qr",
+    "rearrange",
     "rfft",
     "rsqrt",
     "saturate_cast",
@@ -356,8 +367,45 @@ def slogdet(x):
     return linalg_ops.slogdet(_float(x))
 
 
+def eig(x):
+    """``(w, v)``: eigenvalues and eigenvectors of general square matrices (tf.linalg.eig)."""
+    t = _square(x)
+    return linalg_ops.eig(t if t.dtype.is_complex else _float(t))
+
+
 def eigh(x):
     return linalg_ops.eigh(_float(x))
+
+
+def lu_factor(x):
+    """``(lu, p)``: tf.linalg.lu's packed factors and, as Keras's TensorFlow backend, the
+    inverse of its permutation (one matrix: ``invert_permutation`` takes a vector)."""
+    lu, p = linalg_lu_ops.lu(_square(x, "LU decomposition is only supported for square matrices in Tensorflow."))
+    return lu, array_composites.invert_permutation(p)
+
+
+def _square(x, why=""):
+    """Keras's checks of a square-matrix argument (rank >= 2, square), as ValueError."""
+    t = convert_to_tensor(x)
+    if t.shape.rank is not None and t.shape.rank < 2:
+        raise ValueError(f"Expected input to have rank >= 2. Received input with shape {tuple(t.shape)}.")
+    if t.shape.rank is not None and t.shape[-1] != t.shape[-2]:
+        message = f"Expected a square matrix. Received non-square input with shape {tuple(t.shape)}"
+        raise ValueError(f"LU decomposition failed: {message}. {why}" if why else message)
+    return t
+
+
+def jvp(fun, primals, tangents, has_aux=False):
+    """``(fun(*primals), J @ tangents)`` (and ``fun``'s aux output with ``has_aux``), forward
+    mode through ``tf.autodiff.ForwardAccumulator`` as Keras's TensorFlow backend."""
+    flat = [convert_to_tensor(p) for p in nest.flatten(primals)]
+    flat_tangents = [math_ops.cast(convert_to_tensor(t), p.dtype) for t, p in zip(nest.flatten(tangents), flat)]
+    primals = nest.pack_sequence_as(primals, flat)
+    with ForwardAccumulator(flat, flat_tangents) as acc:
+        out = fun(*primals)
+        out, aux = out if has_aux else (out, None)
+        tangents_out = nest.map_structure(acc.jvp, out)
+    return (out, tangents_out, aux) if has_aux else (out, tangents_out)
 
 
 def pinv(x, rcond=None):
@@ -510,8 +558,48 @@ def istft(x, sequence_length, sequence_stride, fft_length, length=None, window="
 
 
 def vectorized_map(function, elements):
-    """``function`` over the leading axis of ``elements``, stacked (as ``map``)."""
-    return map(function, elements)
+    """``tf.vectorized_map(function, elements)``, as Keras's TensorFlow backend (tfunc runs
+    ``function`` per element: see ``tfunc.vectorized_map``)."""
+    return functional_ops.vectorized_map(function, elements)
+
+
+def rearrange(tensor, pattern, **axes_lengths):
+    """Keras's einops-style ``rearrange``: ``'b h w c -> b (c h w)'``; an input group
+    ``(h1 h)`` splits an axis (all sizes but one given in ``axes_lengths``), an output group
+    merges axes.  A reshape, a transpose and a reshape, as Keras's."""
+    t = convert_to_tensor(tensor)
+    inputs, outputs = re.split(r"\s*->\s*", pattern)
+    in_axes, out_axes = re.findall(r"\w+|\(.*?\)", inputs), re.findall(r"\w+|\(.*?\)", outputs)
+    sizes, split = {}, []  # every named axis's size; the input's axes once the groups are split
+    for axis, dim in zip(in_axes, _numpy.shape(t)):
+        names = re.findall(r"\w+", axis)
+        if axis.startswith("("):
+            unknown = [a for a in names if a not in axes_lengths]
+            known = int(np.prod([axes_lengths[a] for a in names if a in axes_lengths]))
+            sizes.update({a: dim // known if a in unknown[:1] else axes_lengths.get(a) for a in names})
+        else:
+            sizes[axis] = dim
+        split += names
+    groups = [re.findall(r"\w+", axis) for axis in out_axes]
+    t = _reshape(t, [sizes[a] for a in split])
+    t = array_ops.transpose(t, [split.index(a) for group in groups for a in group])
+    out_shape = []
+    for group in groups:
+        size = 1
+        for a in group:
+            size = size * sizes[a]
+        out_shape.append(size)
+    return _reshape(t, out_shape)
+
+
+def _reshape(t, dims):
+    """``t`` reshaped to ``dims``: Python ints, or scalar tensors for sizes known only at run
+    time (then one int32 vector of them all, the ints kept in the static shape)."""
+    if all(isinstance(d, int) for d in dims):
+        return array_ops.reshape(t, dims)
+    out = array_ops.reshape(t, array_ops.stack([math_ops.cast(convert_to_tensor(d), D.int32) for d in dims]))
+    out.set_shape([d if isinstance(d, int) else None for d in dims])
+    return out
 
 
 def associative_scan(f, elems, reverse=False, axis=0):

@@ -9,6 +9,8 @@ Every function composes tfunc's TensorFlow-shaped functions, so it traces inside
 from __future__ import annotations
 
 import builtins
+import functools
+import re
 
 import numpy as np
 
@@ -17,6 +19,7 @@ from ...api import (
     array_ops,
     control_flow_ops,
     creation_ops,
+    functional_ops,
     indexing_ops,
     linalg_ops,
     math_ops,
@@ -25,7 +28,9 @@ from ...api import (
     sort_ops,
 )
 from ...core import dtypes as D
+from ...core import nest
 from ...core.errors import InvalidArgumentError
+from ...core.shapes import broadcast_shapes
 from . import numpy as _np_ops
 from .numpy import _axis, _float, _t, convert_to_tensor, result_type
 
@@ -37,9 +42,9 @@ __all__ = [
     "get_item", "hamming", "hanning", "heaviside", "histogram", "hsplit", "i0", "isclose", "isin", "isneginf",
     "isposinf", "isreal", "kaiser", "kron", "lcm", "ldexp", "left_shift", "logaddexp2", "logspace", "median",
     "meshgrid", "nan_to_num", "nanargmax", "nanargmin", "nancumprod", "nancumsum", "nanmax", "nanmean",
-    "nanmedian", "nanmin", "nanpercentile", "nanprod", "nanquantile", "nanstd", "nansum", "nanvar", "percentile",
-    "ptp", "quantile", "rad2deg", "right_shift", "rot90", "searchsorted", "select", "signbit", "sinc",
-    "trapezoid", "unique", "unravel_index", "vander", "vsplit",
+    "nanmedian", "nanmin", "nanpercentile", "nanprod", "nanquantile", "nanstd", "nansum", "nanvar", "nextafter",
+    "percentile", "ptp", "quantile", "rad2deg", "right_shift", "rot90", "searchsorted", "select", "signbit", "sinc",
+    "trapezoid", "unique", "unravel_index", "vander", "vectorize", "vsplit",
 ]  # fmt: skip
 
 _SMALL_INTS = (D.bool, D.int8, D.int16, D.int32, D.uint8, D.uint16, D.uint32)
@@ -186,6 +191,15 @@ def logaddexp2(x1, x2):
     ln2 = math_ops.cast(np.log(2.0), a.dtype)
     stable = math_ops.maximum(a, b) + math_ops.log1p(math_ops.exp(-math_ops.abs(delta) * ln2)) / ln2
     return math_ops.where(math_ops.is_nan(delta), a + b, stable)
+
+
+def nextafter(x1, x2):
+    """The next float after ``x1`` towards ``x2``, as Keras's TensorFlow backend: computed in
+    float64, then cast to ``result_type(x1, x2, float)`` (so a float32 step rounds away)."""
+    a, b = convert_to_tensor(x1), convert_to_tensor(x2)
+    dtype = result_type(a, b, float)
+    step = math_ops.nextafter(math_ops.cast(a, D.float64), math_ops.cast(b, D.float64))
+    return math_ops.cast(step, dtype)
 
 
 def ldexp(x1, x2):
@@ -950,3 +964,82 @@ def kaiser(x, beta):
         return creation_ops.ones([n])
     ratio = 2.0 * i / (n - 1) - 1.0
     return i0(beta * math_ops.sqrt(math_ops.maximum(1.0 - ratio * ratio, 0.0))) / i0(math_ops.cast(beta, D.float32))
+
+
+# --- vectorize ---------------------------------------------------------------------------------------
+
+_CORE_DIMS = r"\((?:\w+(?:,\w+)*)?\)"
+_SIGNATURE = rf"^{_CORE_DIMS}(?:,{_CORE_DIMS})*->{_CORE_DIMS}(?:,{_CORE_DIMS})*$"
+
+
+def _core_dims(shape, names, what, sizes):
+    """Checks ``shape``'s trailing core dimensions ``names`` (Keras's messages), recording
+    their sizes in ``sizes``."""
+    if (len(shape) < len(names)) if what == "input" else (len(shape) != len(names)):
+        raise ValueError(
+            f"input with shape {shape} does not have enough dimensions for all core dimensions {names}"
+            if what == "input"
+            else f"output shape {shape} does not match core dimensions {names}"
+        )
+    for name, size in zip(names, shape[len(shape) - len(names) :]):
+        if sizes.setdefault(name, size) != size:
+            raise ValueError(f"inconsistent size for core dimension {name}: {size} vs {sizes[name]}")
+
+
+def vectorize(pyfunc, *, excluded=None, signature=None):
+    """NumPy's ``vectorize`` as Keras documents it: ``pyfunc`` applied over the broadcast
+    leading (non-core) axes of its positional arguments, the trailing core axes of each given
+    by ``signature`` (``'(m,n),(n)->(m)'``; none without one).  The arguments are broadcast to
+    one batch and ``pyfunc`` runs per element through ``tfunc.vectorized_map``.  Keras 3.15's
+    TensorFlow backend refuses every mapped axis (its ``_vmap_fn`` compares a tuple to 0) and
+    drops ``excluded``; here ``excluded`` (positions and keyword names) and keyword arguments
+    reach ``pyfunc`` unmapped."""
+    excluded = set(excluded or ())
+    if signature is not None and not re.match(_SIGNATURE, signature.replace(" ", "")):
+        raise ValueError(f"not a valid gufunc signature: {signature}")
+    ins, outs = (
+        [tuple(re.findall(r"\w+", arg)) for arg in re.findall(_CORE_DIMS, side)]
+        for side in (signature or "->").replace(" ", "").split("->")
+    )
+
+    @functools.wraps(pyfunc)
+    def wrapped(*args, **kwargs):
+        mapped = [i for i, a in enumerate(args) if i not in excluded and a is not None]
+        cores = ins if signature is not None else [()] * len(mapped)
+        if len(cores) != len(mapped):
+            raise TypeError(f"wrong number of positional arguments: expected {len(cores)}, got {len(mapped)}")
+        tensors = [convert_to_tensor(args[i]) for i in mapped]
+        sizes: dict = {}
+        batch: tuple = ()
+        for t, core in zip(tensors, cores):
+            _core_dims(tuple(t.shape), core, "input", sizes)
+            batch = broadcast_shapes(batch, tuple(t.shape)[: t.shape.rank - len(core)], "vectorize")
+
+        def call(*values):
+            full = list(args)
+            for i, v in zip(mapped, values):
+                full[i] = v
+            out = pyfunc(*full, **kwargs)
+            if signature is not None:
+                results = out if isinstance(out, (list, tuple)) else (out,)
+                if len(outs) > 1 and not isinstance(out, tuple):
+                    raise TypeError(f"output must be a tuple when multiple outputs are expected, got: {out}")
+                if len(results) != len(outs):
+                    raise TypeError(f"wrong number of output arguments: expected {len(outs)}, got {len(results)}")
+                for r, core in zip(results, outs):
+                    _core_dims(tuple(convert_to_tensor(r).shape), core, "output", dict(sizes))
+            return out
+
+        if not batch:
+            return call(*tensors)
+        if None in batch:
+            raise ValueError(f"vectorize needs the arguments' leading axes known while tracing, got {batch}.")
+        n = int(np.prod(batch))
+        flat = []  # each argument broadcast to the batch, its batch axes made one
+        for t, core in zip(tensors, cores):
+            core_shape = tuple(t.shape)[t.shape.rank - len(core) :]
+            flat.append(array_ops.reshape(array_ops.broadcast_to(t, batch + core_shape), (n,) + core_shape))
+        out = functional_ops.vectorized_map(lambda xs: call(*xs), tuple(flat))
+        return nest.map_structure(lambda r: array_ops.reshape(r, batch + tuple(r.shape)[1:]), out)
+
+    return wrapped
