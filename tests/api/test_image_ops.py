@@ -51,9 +51,7 @@ def test_resize_gradient_and_function():
 
 
 def test_resize_rejects_unsupported_options():
-    with pytest.raises(ValueError, match="supports method"):
-        tf.image.resize(tf.ones([1, 2, 2, 1]), [4, 4], method="bicubic")
-    with pytest.raises(ValueError, match="antialias"):
-        tf.image.resize(tf.ones([1, 2, 2, 1]), [1, 1], antialias=True)
+    with pytest.raises(ValueError, match="not implemented: cubic"):
+        tf.image.resize(tf.ones([1, 2, 2, 1]), [4, 4], method="cubic")
     with pytest.raises(ValueError, match="3 or 4 dimensions"):
         tf.image.resize(tf.ones([2, 2]), [4, 4])

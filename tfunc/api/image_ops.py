@@ -1,5 +1,5 @@
-"""``tf.image``: ``resize`` (bilinear and nearest neighbour, TensorFlow 2's half-pixel centres)
-and ``adjust_contrast`` are ops (defined in :mod:`tfunc.ops.image`, their gradients in
+"""``tf.image``: ``resize`` (every ``ResizeMethod``, TensorFlow 2's half-pixel centres) and
+``adjust_contrast`` are ops (defined in :mod:`tfunc.ops.image`, their gradients in
 :mod:`tfunc.autodiff.image_grad`); the rest (flips, crops and pads, colour spaces and
 adjustments, metrics, patches, the random and stateless random functions) are composites of
 existing ops, so their gradients come from those ops'."""
@@ -13,7 +13,7 @@ from ..core.errors import InvalidArgumentError
 from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import call
 from ..eager.tensor import Tensor
-from ..ops.image import RESIZE_DTYPES, adjust_contrast_op, resize_op
+from ..ops.image import RESIZE_DTYPES, adjust_contrast_op, resize_area_op, resize_op, scale_and_translate_op
 from ..ops.infer import FLOATS, check_dtype
 from . import array_ops
 from . import math_ops as M
@@ -42,15 +42,11 @@ class ResizeMethod:
     MITCHELLCUBIC = "mitchellcubic"
 
 
-_SUPPORTED = (ResizeMethod.BILINEAR, ResizeMethod.NEAREST_NEIGHBOR)
-_NOT_SUPPORTED = (
-    ResizeMethod.BICUBIC,
-    ResizeMethod.AREA,
-    ResizeMethod.LANCZOS3,
-    ResizeMethod.LANCZOS5,
-    ResizeMethod.GAUSSIAN,
-    ResizeMethod.MITCHELLCUBIC,
-)
+# methods computed by ScaleAndTranslate with the kernel of the same name; bilinear and bicubic
+# use it too with antialias (as the kernels 'triangle' and 'keyscubic')
+_KERNEL_METHODS = (ResizeMethod.LANCZOS3, ResizeMethod.LANCZOS5, ResizeMethod.GAUSSIAN, ResizeMethod.MITCHELLCUBIC)
+_ANTIALIAS_KERNELS = {ResizeMethod.BILINEAR: "triangle", ResizeMethod.BICUBIC: "keyscubic"}
+_METHODS = (ResizeMethod.NEAREST_NEIGHBOR, ResizeMethod.AREA, *_ANTIALIAS_KERNELS, *_KERNEL_METHODS)
 
 
 def _holds_floats(v) -> bool:
@@ -78,17 +74,16 @@ def _size(size) -> tuple:
 def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=False, antialias=False, name=None):
     """Resizes 4-D ``[batch, h, w, c]`` or 3-D ``[h, w, c]`` images to ``size = [h, w]``.
 
-    'bilinear' returns float32 whatever the images' dtype (float64 included, as TensorFlow's),
-    'nearest' keeps the images' dtype.  With ``preserve_aspect_ratio`` the result fits inside ``size``.
-    ``method`` is one of :class:`ResizeMethod`'s lowercase names, as in TensorFlow."""
-    if method not in _SUPPORTED:
-        raise ValueError(
-            f"tfunc.image.resize supports method 'bilinear' and 'nearest', got {method!r}."
-            if method in _NOT_SUPPORTED
-            else f"Resize method is not implemented: {method}"
-        )
-    if antialias:
-        raise ValueError("tfunc.image.resize does not support antialias=True.")
+    ``method`` is one of :class:`ResizeMethod`'s lowercase names, as in TensorFlow: 'bilinear',
+    'nearest' and 'bicubic' (ResizeBilinear, ResizeNearestNeighbor, ResizeBicubic), 'area'
+    (ResizeArea, not differentiable), 'lanczos3', 'lanczos5', 'gaussian' and 'mitchellcubic'
+    (ScaleAndTranslate).  ``antialias`` widens the kernel when downsampling for those and for
+    bilinear and bicubic (which then use ScaleAndTranslate's 'triangle' and 'keyscubic'); nearest
+    and area ignore it.  Every method but 'nearest' (which keeps the images' dtype) returns
+    float32, whatever the images' dtype (float64 included, as TensorFlow's).  With
+    ``preserve_aspect_ratio`` the result fits inside ``size``."""
+    if method not in _METHODS:
+        raise ValueError(f"Resize method is not implemented: {method}")
     x = convert_to_tensor(images)
     rank = x.shape.rank
     if rank not in (3, 4):
@@ -102,11 +97,22 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
         ih, iw = x.shape[1], x.shape[2]
         if ih is None or iw is None:
             raise ValueError("resize with preserve_aspect_ratio needs static image sizes.")
-        scale = min(h / ih, w / iw)
-        h, w = round(ih * scale), round(iw * scale)  # half to even, as tf.round
-    if method == ResizeMethod.BILINEAR:
+        f32 = np.float32  # TensorFlow's float32 arithmetic, rounding half to even
+        scale = min(f32(h) / f32(ih), f32(w) / f32(iw))
+        h, w = int(np.round(scale * f32(ih))), int(np.round(scale * f32(iw)))
+    attrs = {"size": (h, w)}
+    if method == ResizeMethod.NEAREST_NEIGHBOR:
+        out = call(resize_op, (x,), {**attrs, "method": method})
+    else:
+        # TensorFlow's kernels read every dtype as float32 (the gradient then flows through the cast)
         x = cast(x, D.float32)
-    out = call(resize_op, (x,), {"size": (int(h), int(w)), "method": method})
+        if method == ResizeMethod.AREA:
+            out = call(resize_area_op, (x,), attrs)
+        elif method in _KERNEL_METHODS or antialias:
+            kernel = _ANTIALIAS_KERNELS.get(method, method)
+            out = call(scale_and_translate_op, (x,), {**attrs, "kernel_type": kernel, "antialias": bool(antialias)})
+        else:
+            out = call(resize_op, (x,), {**attrs, "method": method})
     return squeeze(out, axis=[0]) if rank == 3 else out
 
 

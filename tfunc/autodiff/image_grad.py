@@ -1,9 +1,10 @@
-"""Gradient rules of the image resizing ops (:mod:`tfunc.ops.image`)."""
+"""Gradient rules of the image resizing ops (:mod:`tfunc.ops.image`).  ``resize_area`` has
+none, as TensorFlow registers none for ResizeArea: a tape through it raises LookupError."""
 
 from __future__ import annotations
 
 from ..eager.dispatch import call
-from ..ops.image import resize_grad_op, resize_op
+from ..ops.image import resize_grad_op, resize_op, scale_and_translate_grad_op, scale_and_translate_op
 from .registry import register_gradient
 
 
@@ -18,3 +19,14 @@ def _resize_grad(op, dy):
 def _resize_grad_grad(op, ddx):
     """Linear in dy, the adjoint of the transposed interpolation is the interpolation."""
     return [call(resize_op, (ddx,), op.attrs), None]
+
+
+@register_gradient("scale_and_translate")
+def _scale_and_translate_grad(op, dy):
+    """Linear in the image, as resize: the transposed kernel weights."""
+    return [call(scale_and_translate_grad_op, (dy, op.inputs[0]), op.attrs)]
+
+
+@register_gradient("scale_and_translate_grad", inputs=(0,))
+def _scale_and_translate_grad_grad(op, ddx):
+    return [call(scale_and_translate_op, (ddx,), op.attrs), None]

@@ -1,18 +1,38 @@
-"""Image resizing op definitions (NHWC): ``resize`` (bilinear or nearest neighbour, with
-TensorFlow 2's half-pixel centres and no antialiasing) and its gradient ``resize_grad``.
+"""Image resizing op definitions (NHWC), with TensorFlow 2's half-pixel centres, and their
+gradients:
 
-Both methods are separable, one axis after the other, and read only the input pixels they
-sample, as TensorFlow's kernels do: a NaN or inf pixel reaches only the outputs that sample
-it (a dense interpolation matrix would spread it through ``0 * inf = NaN``).  Sampling
-positions are computed in float32, as TensorFlow's kernels compute them
-(``scale = float(in) / out``):
+* ``resize``: TensorFlow's ResizeBilinear, ResizeNearestNeighbor and ResizeBicubic;
+* ``resize_area``: ResizeArea (no gradient, as in TensorFlow);
+* ``scale_and_translate``: ScaleAndTranslate as ``tf.image.resize`` calls it (scale ``size /
+  image size``, no translation): the Lanczos, Gaussian and Mitchell kernels, and antialiased
+  bilinear ('triangle') and bicubic ('keyscubic'), their kernels widened by the downsampling factor
+  when ``antialias``.
+
+All are separable, one axis after the other (the width first, as TensorFlow), and read only the
+input pixels TensorFlow's kernels read: a NaN or inf pixel reaches only the outputs that read it
+(a dense interpolation matrix would spread it through ``0 * inf = NaN``).  Sampling positions are
+computed in float32, as TensorFlow's kernels compute them (``scale = float(in) / out``):
 
 * nearest: ``src = min(floor((o + 0.5) * scale), in - 1)``, a gather (exact for every dtype);
 * bilinear: ``src = (o + 0.5) * scale - 0.5``, the taps ``lo = max(floor(src), 0)`` and
-  ``hi = min(ceil(src), in - 1)`` mixed as ``a + (b - a) * (src - floor(src))``, along the
-  width first, then the height.  A same-size resize is a copy (TensorFlow's shortcut).
+  ``hi = min(ceil(src), in - 1)`` mixed as ``a + (b - a) * (src - floor(src))``.  A same-size
+  bilinear or nearest resize is a copy (TensorFlow's shortcut).
 
-The gradient is the adjoint of those gathers: each input index sums the outputs that read it.
+The other methods gather a table of taps per output index (:func:`_tables`, precomputed in NumPy
+from the static sizes) and sum them weighted:
+
+* bicubic: Keys' cubic (a = -0.5) at the taps ``floor(src) - 1 ... floor(src) + 2``, its
+  position rounded to TensorFlow's table of 1024 steps per pixel; taps off the image weigh 0
+  (their index clamped) and the others are renormalized to sum 1;
+* area: each output averages the input cells its footprint ``[o, o + 1) * scale`` covers,
+  partial cells weighted by the part covered;
+* scale_and_translate: ``kernel(|i + 0.5 - (o + 0.5) / scale| / kernel_scale)`` over the inputs
+  within the kernel's radius, normalized to sum 1 (``kernel_scale``: the downsampling factor
+  with antialias, else 1).  Like TensorFlow it reads a whole span (the widest) from each
+  output's first tap, the taps past its last weighing 0.
+
+A table row shorter than the table reads index ``in``, a zero slot appended to the input.  The
+gradients are the adjoints of those gathers: each input index sums the outputs that read it.
 """
 
 from __future__ import annotations
@@ -29,9 +49,41 @@ from . import sampling as S
 from .infer import FLOATS, INTS, check_dtype
 from .registry import OpDef, register
 
-METHODS = ("bilinear", "nearest")
+METHODS = ("bilinear", "nearest", "bicubic")
 # TensorFlow's ResizeBilinear / ResizeNearestNeighbor registrations (no bool, uint32/64, complex)
 RESIZE_DTYPES = FLOATS | (INTS - {D.uint32, D.uint64})
+_TINY = 1000 * float(np.finfo(np.float32).tiny)  # TensorFlow normalizes weights summing to more
+
+
+def _lanczos(radius):
+    def kernel(x):
+        safe = np.maximum(x, 1e-3)  # sin(pi x) / (pi x) tends to 1 at 0: TensorFlow's 1 below 1e-3
+        value = radius * np.sin(np.pi * safe) * np.sin(np.pi * safe / radius) / (np.pi**2 * safe**2)
+        return np.where(x > radius, 0.0, np.where(x <= 1e-3, 1.0, value))
+
+    return radius, kernel
+
+
+def _cubic(b, c):
+    """Mitchell and Netravali's cubics: Keys' is (B, C) = (0, 1/2), Mitchell's (1/3, 1/3)."""
+
+    def kernel(x):
+        near = ((12 - 9 * b - 6 * c) * x**3 + (-18 + 12 * b + 6 * c) * x**2 + (6 - 2 * b)) / 6
+        far = ((-b - 6 * c) * x**3 + (6 * b + 30 * c) * x**2 + (-12 * b - 48 * c) * x + (8 * b + 24 * c)) / 6
+        return np.where(x < 1, near, np.where(x < 2, far, 0.0))
+
+    return 2.0, kernel
+
+
+# scale_and_translate's kernels (TensorFlow's sampling_kernels.h): (radius, function of |x|)
+KERNELS = {
+    "lanczos3": _lanczos(3.0),
+    "lanczos5": _lanczos(5.0),
+    "gaussian": (1.5, lambda x: np.where(x < 1.5, np.exp(-2.0 * x * x), 0.0)),  # sigma = radius / 3
+    "mitchellcubic": _cubic(1 / 3, 1 / 3),
+    "keyscubic": _cubic(0.0, 0.5),
+    "triangle": (1.0, lambda x: np.maximum(1.0 - x, 0.0)),
+}
 
 
 @functools.lru_cache(maxsize=256)
@@ -49,36 +101,111 @@ def _taps(in_size: int, out_size: int, method: str) -> tuple:
     return lo, hi, src - floor
 
 
+def _normalized(weight):
+    """Rows scaled to sum 1 (rows summing to about 0 become 0, as TensorFlow's)."""
+    total = weight.sum(axis=1, keepdims=True)
+    return np.where(np.abs(total) >= _TINY, weight / np.where(total == 0, 1, total), 0.0)
+
+
+def _bicubic_tables(in_size, out_size):
+    src = (np.arange(out_size, dtype=np.float32) + np.float32(0.5)) * (np.float32(in_size) / np.float32(out_size))
+    src = src - np.float32(0.5)
+    floor = np.floor(src)
+    delta = np.rint((src - floor) * np.float32(1024)) / 1024  # TensorFlow's table steps
+    offsets = np.arange(-1, 3)
+    index = floor.astype(np.int64)[:, None] + offsets
+    weight = KERNELS["keyscubic"][1](np.abs(delta[:, None] - offsets))
+    weight = _normalized(np.where((index >= 0) & (index < in_size), weight, 0.0))
+    return np.clip(index, 0, in_size - 1), weight
+
+
+def _area_tables(in_size, out_size):
+    scale = np.float32(in_size) / np.float32(out_size)
+    lo = (np.arange(out_size, dtype=np.float32)[:, None] * scale).astype(np.float64)
+    hi = ((np.arange(out_size, dtype=np.float32)[:, None] + np.float32(1)) * scale).astype(np.float64)
+    first, end = np.floor(lo).astype(np.int64), np.ceil(hi).astype(np.int64)
+    index = first + np.arange((end - first).max())
+    # the part of cell [i, i + 1) inside [lo, hi) (TensorFlow's cases: ``scale`` for a cell
+    # holding the whole footprint)
+    covered = np.where(
+        index < lo, np.where(index + 1 > hi, scale, index + 1 - lo), np.where(index + 1 > hi, hi - index, 1)
+    )
+    inside = index < end
+    return np.where(inside, np.minimum(index, in_size - 1), in_size), np.where(inside, covered / scale, 0.0)
+
+
+def _kernel_tables(in_size, out_size, kernel, antialias):
+    radius, fn = KERNELS[kernel]
+    f32 = np.float32
+    inv_scale = f32(1.0 / np.float64(f32(out_size) / f32(in_size)))
+    kernel_scale = max(inv_scale, f32(1)) if antialias else f32(1)
+    span = min(2 * int(np.ceil(radius * kernel_scale)) + 1, in_size)
+    sample = ((np.arange(out_size, dtype=f32) + f32(0.5)) * inv_scale)[:, None]
+    reach = f32(radius) * kernel_scale
+    start = np.clip(np.ceil(sample - reach - f32(0.5)).astype(np.int64), 0, in_size - 1)
+    end = np.clip(np.floor(sample + reach - f32(0.5)).astype(np.int64), 0, in_size - 1) + 1
+    index = start + np.arange(span)
+    weight = fn(np.abs(index + 0.5 - sample.astype(np.float64)) / float(kernel_scale))
+    weight = _normalized(np.where(index < end, weight, 0.0))
+    return np.where(index < in_size, index, in_size), weight
+
+
 @functools.lru_cache(maxsize=256)
-def _adjoint_taps(in_size: int, out_size: int, method: str) -> tuple:
-    """The transpose of :func:`_taps`: per input index, the output indices that read it and
-    their weights, as ``(in_size, k)`` tables padded with output index ``out_size`` (a zero
-    slot the gradient appends) and weight 0, so a padding entry never touches a real value."""
-    taps = _taps(in_size, out_size, method)
+def _tables(in_size: int, out_size: int, method: str, antialias: bool = False) -> tuple:
+    """Along one axis, ``(index, weight)``, both ``(out_size, k)``: output ``o`` is the sum of
+    ``x[index[o, j]] * weight[o, j]`` (index ``in_size``: the zero slot).  ``method`` is a
+    resize method or a scale_and_translate kernel."""
     if method == "nearest":
-        src, weight = taps[0], np.ones(out_size)
-    else:
-        lo, hi, lerp = taps
-        src, weight = np.concatenate([lo, hi]), np.concatenate([1.0 - lerp.astype(np.float64), lerp])
-    dst = np.tile(np.arange(out_size), len(src) // out_size)
-    order = np.argsort(src, kind="stable")
-    src, dst, weight = src[order], dst[order], weight[order]
+        return _taps(in_size, out_size, method)[0][:, None], np.ones((out_size, 1))
+    if method == "bilinear":
+        lo, hi, lerp = _taps(in_size, out_size, method)
+        return np.stack([lo, hi], 1), np.stack([1.0 - lerp.astype(np.float64), lerp], 1)
+    if method == "bicubic":
+        return _bicubic_tables(in_size, out_size)
+    if method == "area":
+        return _area_tables(in_size, out_size)
+    return _kernel_tables(in_size, out_size, method, antialias)
+
+
+@functools.lru_cache(maxsize=256)
+def _adjoint_tables(in_size: int, out_size: int, method: str, antialias: bool = False) -> tuple:
+    """The transpose of :func:`_tables`: per input index, the output indices that read it and
+    their weights, as ``(in_size, k)`` tables padded with output index ``out_size`` (the zero
+    slot) and weight 0."""
+    index, weight = _tables(in_size, out_size, method, antialias)
+    src, weight = index.T.reshape(-1), weight.T.reshape(-1)
+    dst = np.tile(np.arange(out_size), index.shape[1])
+    keep = src < in_size  # not the zero slot
+    order = np.argsort(src[keep], kind="stable")
+    src, dst, weight = src[keep][order], dst[keep][order], weight[keep][order]
     counts = np.bincount(src, minlength=in_size)
     slot = np.arange(len(src)) - (np.cumsum(counts) - counts)[src]  # rank within its input index
-    index = np.full((in_size, counts.max()), out_size)
-    weights = np.zeros(index.shape)
-    index[src, slot] = dst
-    weights[src, slot] = weight
-    return index, weights
+    adjoint_index = np.full((in_size, counts.max()), out_size)
+    adjoint_weight = np.zeros(adjoint_index.shape)
+    adjoint_index[src, slot] = dst
+    adjoint_weight[src, slot] = weight
+    return adjoint_index, adjoint_weight
 
 
 def _broadcast_along(v, axis, ndim):
-    """A per-index array (1-D, or 2-D for the gradient's tables) that starts at ``axis`` of an
-    ``ndim``-D array, shaped to broadcast against it."""
+    """A per-index array (1-D, or 2-D for the tables) that starts at ``axis`` of an ``ndim``-D
+    array, shaped to broadcast against it."""
     return v.reshape(v.shape + (1,) * (ndim - axis - v.ndim))
 
 
-def _resize_axis(xp, x, out_size, method, axis):
+def _gather_axis(xp, x, index, weight, axis):
+    """``out[o] = sum_j x[index[o, j]] * weight[o, j]`` along ``axis``, index ``x.shape[axis]``
+    reading a zero slot."""
+    if index.max() == x.shape[axis]:
+        x = xp.concatenate([x, xp.zeros(x.shape[:axis] + (1,) + x.shape[axis + 1 :], x.dtype)], axis=axis)
+    picked = xp.take(x, xp.asarray(index.reshape(-1)), axis=axis)
+    picked = picked.reshape(x.shape[:axis] + index.shape + x.shape[axis + 1 :])
+    return (picked * xp.asarray(_broadcast_along(weight.astype(x.dtype), axis, x.ndim + 1))).sum(axis=axis + 1)
+
+
+def _resize_axis(xp, x, out_size, method, axis, antialias=False):
+    if method not in ("bilinear", "nearest"):
+        return _gather_axis(xp, x, *_tables(x.shape[axis], out_size, method, antialias), axis)
     taps = _taps(x.shape[axis], out_size, method)
     if method == "nearest":
         return xp.take(x, xp.asarray(taps[0]), axis=axis)
@@ -88,48 +215,79 @@ def _resize_axis(xp, x, out_size, method, axis):
     return a + (b - a) * xp.asarray(_broadcast_along(lerp.astype(x.dtype), axis, x.ndim))
 
 
-def _resize_grad_axis(xp, dy, in_size, method, axis):
-    """The adjoint of :func:`_resize_axis`: a gather of the outputs each input feeds, summed."""
-    index, weights = _adjoint_taps(in_size, dy.shape[axis], method)
-    zero = xp.zeros(dy.shape[:axis] + (1,) + dy.shape[axis + 1 :], dy.dtype)
-    picked = xp.take(xp.concatenate([dy, zero], axis=axis), xp.asarray(index.reshape(-1)), axis=axis)
-    picked = picked.reshape(dy.shape[:axis] + index.shape + dy.shape[axis + 1 :])
-    return (picked * xp.asarray(_broadcast_along(weights.astype(dy.dtype), axis, dy.ndim + 1))).sum(axis=axis + 1)
-
-
-def _check_image_size(shape):
+def _check_image_size(shape, name="resize"):
     if shape is not None and (shape[1] == 0 or shape[2] == 0):
-        raise InvalidArgumentError(f"resize: input image must be of non-zero size, got shape {format_shape(shape)}.")
+        raise InvalidArgumentError(f"{name}: input image must be of non-zero size, got shape {format_shape(shape)}.")
 
 
-def _resize_infer(specs, attrs):
-    x = specs[0]
-    method = attrs["method"]
-    if method not in METHODS:
-        raise InvalidArgumentError(f"resize: method must be one of {METHODS}, got {method!r}.")
-    check_dtype("resize", x, FLOATS if method == "bilinear" else RESIZE_DTYPES, "images")
-    if x.shape is not None and len(x.shape) != 4:
-        raise InvalidArgumentError(f"resize: images must be 4-D (NHWC), got shape {format_shape(x.shape)}.")
-    _check_image_size(x.shape)
-    h, w = attrs["size"]
-    if h <= 0 or w <= 0:
-        raise InvalidArgumentError(f"resize: output dimensions must be positive, got size {attrs['size']}.")
-    n, c = (None, None) if x.shape is None else (x.shape[0], x.shape[3])
-    return (Spec((n, h, w, c), x.dtype),)
+def _resize_infer_for(name, attr=None, methods=(), dtypes=lambda method: FLOATS):
+    """The shape rule of op ``name``, its method (one of ``methods``) in attr ``attr`` if any."""
+
+    def infer(specs, attrs):
+        x = specs[0]
+        method = attrs[attr] if attr else None
+        if attr and method not in methods:
+            raise InvalidArgumentError(f"{name}: {attr} must be one of {methods}, got {method!r}.")
+        check_dtype(name, x, dtypes(method), "images")
+        if x.shape is not None and len(x.shape) != 4:
+            raise InvalidArgumentError(f"{name}: images must be 4-D (NHWC), got shape {format_shape(x.shape)}.")
+        _check_image_size(x.shape, name)
+        h, w = attrs["size"]
+        if h <= 0 or w <= 0:
+            raise InvalidArgumentError(f"{name}: output dimensions must be positive, got size {attrs['size']}.")
+        n, c = (None, None) if x.shape is None else (x.shape[0], x.shape[3])
+        return (Spec((n, h, w, c), x.dtype),)
+
+    return infer
 
 
-def _resize_impl(xp, x, size, method):
-    _check_image_size(x.shape)
-    if x.shape[1:3] == tuple(size):
-        return x.copy()
-    # half floats are interpolated in float32, as TensorFlow's kernels compute in float
+def _resample(xp, x, size, method, antialias=False, name="resize"):
+    """``x`` resized along the width, then the height; half floats in float32, as TensorFlow's
+    kernels compute in float."""
+    _check_image_size(x.shape, name)
     work = x if method == "nearest" or x.dtype.itemsize >= 4 else x.astype(np.float32)
-    out = _resize_axis(xp, work, size[1], method, 2)  # the width first, as TensorFlow
-    out = _resize_axis(xp, out, size[0], method, 1)
+    out = _resize_axis(xp, work, size[1], method, 2, antialias)
+    out = _resize_axis(xp, out, size[0], method, 1, antialias)
     return out.astype(x.dtype, copy=False)
 
 
-def _resize_ref(x, size, method):
+def _resize_impl(xp, x, size, method):
+    # TensorFlow's bilinear and nearest kernels copy a same-size image; its bicubic one still
+    # reads four taps (a NaN reaches its neighbours)
+    if method != "bicubic" and x.shape[1:3] == tuple(size):
+        _check_image_size(x.shape)
+        return x.copy()
+    return _resample(xp, x, size, method)
+
+
+def _ref_matrix(in_size, out_size, method, antialias=False):
+    """The dense ``(out_size, in_size)`` interpolation matrix of one axis, from the methods'
+    definitions (positions in float32, weights in float64)."""
+    f32 = np.float32
+    i = np.arange(in_size)[None, :]
+    o = np.arange(out_size, dtype=f32)[:, None]
+    if method in ("bilinear", "nearest"):
+        eye = np.eye(in_size).reshape(1, 1, in_size, in_size)  # channel c: the unit image at c
+        return _bilinear_nearest_ref(eye, (1, out_size), method)[0, 0]
+    if method == "area":
+        scale = f32(in_size) / f32(out_size)
+        lo, hi = (o * scale).astype(np.float64), ((o + f32(1)) * scale).astype(np.float64)
+        overlap = np.clip(np.minimum(i + 1, hi) - np.maximum(i, lo), 0, None)
+        # TensorFlow takes a footprint inside one cell as ``scale`` long (not ``hi - lo``)
+        return np.where((i < lo) & (i + 1 > hi), scale, overlap) / float(scale)
+    if method == "bicubic":
+        src = (o + f32(0.5)) * (f32(in_size) / f32(out_size)) - f32(0.5)
+        quantized = np.floor(src) + np.rint((src - np.floor(src)) * 1024) / 1024
+        weight = KERNELS["keyscubic"][1](np.abs(quantized - i))  # zero beyond 2: 4 taps at most
+        return weight / weight.sum(axis=1, keepdims=True)
+    radius, fn = KERNELS[method]
+    inv_scale = f32(1 / float(f32(out_size) / f32(in_size)))
+    kernel_scale = max(float(inv_scale), 1.0) if antialias else 1.0
+    weight = fn(np.abs(i + 0.5 - (o + f32(0.5)) * inv_scale) / kernel_scale)
+    return weight / weight.sum(axis=1, keepdims=True)
+
+
+def _bilinear_nearest_ref(x, size, method):
     """Output pixel by pixel from the sampling formulas (positions in float32, values in
     float64)."""
     n, h, w, c = x.shape
@@ -155,6 +313,18 @@ def _resize_ref(x, size, method):
     return out.astype(x.dtype)
 
 
+def _dense_ref(x, size, method, antialias=False):
+    wh = _ref_matrix(x.shape[1], size[0], method, antialias)
+    ww = _ref_matrix(x.shape[2], size[1], method, antialias)
+    return np.einsum("oh,pw,nhwc->nopc", wh, ww, x.astype(np.float64)).astype(x.dtype)
+
+
+def _resize_ref(x, size, method):
+    if method in ("bilinear", "nearest"):
+        return _bilinear_nearest_ref(x, size, method)
+    return _dense_ref(x, size, method)
+
+
 def _resize_cases():
     return [((1, 4, 4, 1), (8, 8)), ((2, 5, 3, 2), (3, 7)), ((1, 6, 6, 3), (2, 3)), ((1, 3, 4, 1), (3, 4))]
 
@@ -167,6 +337,7 @@ def _resize_samples(rng):
                 out.append(S.Sample((S.draw(rng, shape, dt),), {"size": size, "method": method}))
     out.append(S.Sample((S.draw(rng, (1, 3, 3, 2), D.int32),), {"size": (5, 4), "method": "nearest"}, "integers"))
     out.append(S.Sample((S.draw(rng, (0, 3, 3, 1), D.float32),), {"size": (2, 2), "method": "bilinear"}, "empty"))
+    out.append(S.Sample((S.draw(rng, (1, 1, 5, 1), D.float32),), {"size": (3, 1), "method": "bicubic"}, "size 1"))
     return out
 
 
@@ -174,7 +345,7 @@ resize_op = register(
     OpDef(
         name="resize",
         kind="other",
-        infer=_resize_infer,
+        infer=_resize_infer_for("resize", "method", METHODS, lambda m: FLOATS if m != "nearest" else RESIZE_DTYPES),
         impl=_resize_impl,
         ref=_resize_ref,
         samples=_resize_samples,
@@ -182,73 +353,135 @@ resize_op = register(
 )
 
 
-def _check_resize_grad(dy_shape, x_shape, size):
+def _area_samples(rng):
+    cases = _resize_cases() + [((1, 7, 1, 2), (3, 1)), ((2, 9, 10, 1), (4, 3))]
+    return [
+        S.Sample((S.draw(rng, shape, dt),), {"size": size}) for dt in (D.float32, D.float64) for shape, size in cases
+    ]
+
+
+resize_area_op = register(
+    OpDef(
+        name="resize_area",
+        kind="other",
+        infer=_resize_infer_for("resize_area"),
+        impl=lambda xp, x, size: _resample(xp, x, size, "area", name="resize_area"),
+        ref=lambda x, size: _dense_ref(x, size, "area"),
+        samples=_area_samples,
+        tf_name="ResizeArea",
+    )
+)
+
+
+def _scale_and_translate_samples(rng):
+    out = []
+    for kernel in KERNELS:
+        for antialias in (False, True):
+            for dt in (D.float32, D.float64):
+                for shape, size in _resize_cases()[:3] + [((1, 9, 2, 1), (2, 5))]:
+                    attrs = {"size": size, "kernel_type": kernel, "antialias": antialias}
+                    out.append(S.Sample((S.draw(rng, shape, dt),), attrs))
+    return out
+
+
+scale_and_translate_op = register(
+    OpDef(
+        name="scale_and_translate",
+        kind="other",
+        infer=_resize_infer_for("scale_and_translate", "kernel_type", tuple(KERNELS)),
+        impl=lambda xp, x, size, kernel_type, antialias: _resample(
+            xp, x, size, kernel_type, antialias, "scale_and_translate"
+        ),
+        ref=lambda x, size, kernel_type, antialias: _dense_ref(x, size, kernel_type, antialias),
+        samples=_scale_and_translate_samples,
+        tf_name="ScaleAndTranslate",
+    )
+)
+
+
+def _check_resize_grad(name, dy_shape, x_shape, size):
     """grads (N, size[0], size[1], C) and the original image (N, H, W, C) must agree (either
     may have unknown dimensions while tracing)."""
     if dy_shape is None or x_shape is None:
         return
     if len(dy_shape) != 4 or len(x_shape) != 4:
         raise InvalidArgumentError(
-            f"resize_grad: grads and the original image must be rank 4, got shapes {format_shape(dy_shape)} "
+            f"{name}: grads and the original image must be rank 4, got shapes {format_shape(dy_shape)} "
             f"and {format_shape(x_shape)}."
         )
-    _check_image_size(x_shape)
+    _check_image_size(x_shape, name)
     want = (x_shape[0], size[0], size[1], x_shape[3])
     if any(a is not None and b is not None and a != b for a, b in zip(dy_shape, want)):
         raise InvalidArgumentError(
-            f"resize_grad: grads of shape {format_shape(dy_shape)} do not match the original image of shape "
+            f"{name}: grads of shape {format_shape(dy_shape)} do not match the original image of shape "
             f"{format_shape(x_shape)} resized to {tuple(size)}."
         )
 
 
-def _resize_grad_infer(specs, attrs):
-    dy, x = specs
-    check_dtype("resize_grad", dy, FLOATS, "grads")
-    _check_resize_grad(dy.shape, x.shape, attrs["size"])
-    return (Spec(x.shape, dy.dtype),)
+def _grad_infer_for(name):
+    def infer(specs, attrs):
+        dy, x = specs
+        check_dtype(name, dy, FLOATS, "grads")
+        _check_resize_grad(name, dy.shape, x.shape, attrs["size"])
+        return (Spec(x.shape, dy.dtype),)
+
+    return infer
 
 
-def _resize_grad_impl(xp, dy, x, size, method):
-    """The adjoint of resize (the height first, reversing the forward order); ``x`` is read
-    for its shape only."""
-    _check_resize_grad(dy.shape, x.shape, size)
+def _resample_adjoint(xp, dy, x, size, method, antialias=False, name="resize_grad"):
+    """The adjoint of :func:`_resample` (the height first, reversing the forward order); ``x``
+    is read for its shape only."""
+    _check_resize_grad(name, dy.shape, x.shape, size)
     work = dy if dy.dtype.itemsize >= 4 else dy.astype(np.float32)  # half floats in float32
-    dx = _resize_grad_axis(xp, work, x.shape[1], method, 1)
-    dx = _resize_grad_axis(xp, dx, x.shape[2], method, 2)
+    dx = _gather_axis(xp, work, *_adjoint_tables(x.shape[1], size[0], method, antialias), 1)
+    dx = _gather_axis(xp, dx, *_adjoint_tables(x.shape[2], size[1], method, antialias), 2)
     return dx.astype(dy.dtype, copy=False)
 
 
-def _resize_grad_ref(dy, x, size, method):
-    """Dense transposed interpolation matrices built from the reference forward (finite
-    gradients only)."""
-
-    def matrix(in_size, out_size):
-        eye = np.eye(in_size).reshape(1, 1, in_size, in_size)  # channel c: the unit image at c
-        return _resize_ref(eye, (1, out_size), method)[0, 0]  # (out_size, in_size)
-
-    wh, ww = matrix(x.shape[1], size[0]), matrix(x.shape[2], size[1])
+def _dense_adjoint_ref(dy, x, size, method, antialias=False):
+    """Dense transposed interpolation matrices (finite gradients only)."""
+    wh = _ref_matrix(x.shape[1], size[0], method, antialias)
+    ww = _ref_matrix(x.shape[2], size[1], method, antialias)
     return np.einsum("oh,pw,nopc->nhwc", wh, ww, dy.astype(np.float64)).astype(dy.dtype)
 
 
-def _resize_grad_samples(rng):
-    out = []
-    for method in METHODS:
-        for dt in (D.float32, D.float64):
-            for shape, size in _resize_cases():
-                dy = S.draw(rng, (shape[0],) + size + (shape[3],), dt)
-                out.append(S.Sample((dy, S.draw(rng, shape, dt)), {"size": size, "method": method}))
-    return out
+def _grad_samples(forward_samples):
+    def samples(rng):
+        out = []
+        for s in forward_samples(rng):
+            x = s.inputs[0]
+            if x.dtype.kind == "f" and x.size:
+                dy = S.draw(rng, (x.shape[0],) + tuple(s.attrs["size"]) + (x.shape[3],), D.as_dtype(x.dtype))
+                out.append(S.Sample((dy, S.draw(rng, x.shape, D.as_dtype(x.dtype))), s.attrs))
+        return out
+
+    return samples
 
 
 resize_grad_op = register(
     OpDef(
         name="resize_grad",
         kind="other",
-        infer=_resize_grad_infer,
-        impl=_resize_grad_impl,
-        ref=_resize_grad_ref,
-        samples=_resize_grad_samples,
+        infer=_grad_infer_for("resize_grad"),
+        impl=lambda xp, dy, x, size, method: _resample_adjoint(xp, dy, x, size, method),
+        ref=lambda dy, x, size, method: _dense_adjoint_ref(dy, x, size, method),
+        samples=_grad_samples(_resize_samples),
         shape_only_inputs=(1,),
+    )
+)
+
+scale_and_translate_grad_op = register(
+    OpDef(
+        name="scale_and_translate_grad",
+        kind="other",
+        infer=_grad_infer_for("scale_and_translate_grad"),
+        impl=lambda xp, dy, x, size, kernel_type, antialias: _resample_adjoint(
+            xp, dy, x, size, kernel_type, antialias, "scale_and_translate_grad"
+        ),
+        ref=lambda dy, x, size, kernel_type, antialias: _dense_adjoint_ref(dy, x, size, kernel_type, antialias),
+        samples=_grad_samples(_scale_and_translate_samples),
+        shape_only_inputs=(1,),
+        tf_name="ScaleAndTranslateGrad",
     )
 )
 

@@ -97,10 +97,15 @@ def _factor_range(factor, bounds):
     raise ValueError(message)
 
 
+# the interpolations Keras's resize takes (its TensorFlow backend's RESIZE_INTERPOLATIONS)
+RESIZE_INTERPOLATIONS = ("bilinear", "nearest", "lanczos3", "lanczos5", "bicubic", "area")
+
+
 class Resizing(_ImageLayer):
-    """Resizes images to ``height x width`` ('bilinear' or 'nearest'), optionally cropping or
-    padding (with ``fill_value``) to the target aspect ratio first. Integer images come back in
-    their dtype, rounded."""
+    """Resizes images to ``height x width`` by ``tf.image.resize`` (one of
+    ``RESIZE_INTERPOLATIONS``, optionally antialiased), optionally cropping or padding (with
+    ``fill_value``) to the target aspect ratio first. Integer images come back in their dtype,
+    rounded."""
 
     def __init__(
         self,
@@ -123,11 +128,10 @@ class Resizing(_ImageLayer):
             )
         if pad_to_aspect_ratio and crop_to_aspect_ratio:
             raise ValueError("Only one of `pad_to_aspect_ratio` & `crop_to_aspect_ratio` can be `True`.")
-        if antialias:
-            raise ValueError("tfunc's Resizing does not support antialias=True.")
-        if interpolation not in ("bilinear", "nearest"):
+        if interpolation not in RESIZE_INTERPOLATIONS:  # Keras checks when called: tfunc at once
             raise ValueError(
-                f"tfunc's Resizing supports interpolation 'bilinear' and 'nearest', got {interpolation!r}."
+                f"Invalid value for argument `interpolation`. Expected of one {RESIZE_INTERPOLATIONS}. "
+                f"Received: interpolation={interpolation}"
             )
         self.height, self.width = height, width
         self.interpolation = interpolation
@@ -135,7 +139,7 @@ class Resizing(_ImageLayer):
         self.pad_to_aspect_ratio = pad_to_aspect_ratio
         self.fill_mode = fill_mode
         self.fill_value = fill_value
-        self.antialias = antialias
+        self.antialias = bool(antialias)
 
     def call(self, inputs):
         x = convert_to_tensor(inputs)
@@ -144,10 +148,10 @@ class Resizing(_ImageLayer):
             x = _aspect_crop(x, self.height, self.width)
         elif self.pad_to_aspect_ratio:
             x = self._pad_to_aspect(x)
-        out = image_ops.resize(x, [self.height, self.width], method=self.interpolation)
+        out = image_ops.resize(x, [self.height, self.width], method=self.interpolation, antialias=self.antialias)
         if out.dtype == x.dtype:
             return out
-        if x.dtype.is_integer:  # bilinear gives float32: rounded and saturated back, as Keras
+        if x.dtype.is_integer:  # all but nearest give float32: rounded and saturated back, as Keras
             return saturate_cast(math_ops.round(out), x.dtype)
         return math_ops.cast(out, x.dtype)
 

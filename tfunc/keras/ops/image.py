@@ -9,26 +9,47 @@ import functools
 import itertools
 import operator
 
-from ...api import array_composites, array_ops, creation_ops, image_ops, indexing_ops, math_ops, nn_ops, reduction_ops
+import numpy as np
+
+from ...api import (
+    array_composites,
+    array_ops,
+    creation_ops,
+    image_ops,
+    indexing_ops,
+    linalg_ops,
+    math_ops,
+    nn_ops,
+    random_ops,
+    reduction_ops,
+)
 from ...api.math_composites import saturate_cast
 from ...core import dtypes as D
-from ..layers.image_preprocessing import _affine_transform
+from ..layers.image_preprocessing import RESIZE_INTERPOLATIONS, _affine_transform
+from ..random import _draw_seed
+from . import nn as keras_nn
 from .numpy import convert_to_tensor
 from .promotion import result_type
 
 __all__ = [
     "affine_transform",
     "crop_images",
+    "elastic_transform",
+    "extract_patches",
+    "extract_patches_3d",
     "gaussian_blur",
     "hsv_to_rgb",
     "map_coordinates",
     "pad_images",
+    "perspective_transform",
     "resize",
     "rgb_to_grayscale",
     "rgb_to_hsv",
+    "scale_and_translate",
+    "sobel_edges",
+    "ssim",
 ]
 
-_RESIZE_INTERPOLATIONS = ("bilinear", "nearest", "lanczos3", "lanczos5", "bicubic", "area")
 _AFFINE_INTERPOLATIONS = ("nearest", "bilinear")
 _AFFINE_FILL_MODES = ("constant", "nearest", "wrap", "reflect")  # ("mirror": no TensorFlow kernel)
 _MAP_FILL_MODES = ("constant", "nearest", "wrap", "mirror", "reflect")
@@ -138,9 +159,9 @@ def resize(
     if pad_to_aspect_ratio and crop_to_aspect_ratio:
         raise ValueError("Only one of `pad_to_aspect_ratio` & `crop_to_aspect_ratio` can be `True`.")
     data_format = _data_format(data_format)
-    if interpolation not in _RESIZE_INTERPOLATIONS:
+    if interpolation not in RESIZE_INTERPOLATIONS:
         raise ValueError(
-            f"Invalid value for argument `interpolation`. Expected of one {_RESIZE_INTERPOLATIONS}. "
+            f"Invalid value for argument `interpolation`. Expected of one {RESIZE_INTERPOLATIONS}. "
             f"Received: interpolation={interpolation}"
         )
     if fill_mode != "constant":
@@ -384,3 +405,308 @@ def map_coordinates(inputs, coordinates, order, fill_mode="constant", fill_value
     if x.dtype.is_integer:
         result = math_ops.round(result)
     return math_ops.cast(result, x.dtype)
+
+
+def _patches(images, size, strides, dilation_rate, padding, data_format, rank):
+    """Keras's patches of ``rank`` spatial axes: a convolution with an identity kernel of
+    ``size``, each output channel one value of the window (row-major, then channel)."""
+    data_format = _data_format(data_format)
+    images = convert_to_tensor(images)
+    channels = images.shape[-1] if data_format == "channels_last" else images.shape[-rank - 1]
+    out_dim = int(np.prod(size)) * channels
+    kernel = np.eye(out_dim, dtype=images.dtype.as_numpy_dtype).reshape(*size, channels, out_dim)
+    unbatched = images.shape.rank == rank + 1
+    x = array_ops.expand_dims(images, 0) if unbatched else images
+    patches = keras_nn.conv(
+        x, kernel, strides=strides, padding=padding, data_format=data_format, dilation_rate=dilation_rate
+    )
+    return array_ops.squeeze(patches, [0]) if unbatched else patches
+
+
+def _patches_3d(volumes, size, strides, dilation_rate, padding, data_format):
+    if isinstance(size, int):
+        size = (size, size, size)
+    if strides is None:
+        strides = size
+    if isinstance(strides, int):
+        strides = (strides, strides, strides)
+    if len(strides) != 3:
+        raise ValueError(f"Invalid `strides` argument. Got: {strides}")
+    return _patches(volumes, tuple(size), strides, dilation_rate, padding, data_format, 3)
+
+
+def extract_patches(images, size, strides=None, dilation_rate=1, padding="valid", data_format=None):
+    """The ``size`` patches of images (``size`` an int or 2 values: ``[..., h, w, size_h * size_w
+    * channels]``) or of volumes (3 values), every ``strides`` (default ``size``), as Keras."""
+    if not isinstance(size, int):
+        if not isinstance(size, (tuple, list)):
+            raise TypeError(
+                "Invalid `size` argument. Expected an int or a tuple. "
+                f"Received: size={size} of type {type(size).__name__}"
+            )
+        if len(size) not in (2, 3):
+            raise ValueError(
+                "Invalid `size` argument. Expected a tuple of length 2 or 3. "
+                f"Received: size={size} with length {len(size)}"
+            )
+        if len(size) == 3:
+            return _patches_3d(images, size, strides, dilation_rate, padding, data_format)
+    hw = (size, size) if isinstance(size, int) else tuple(size)
+    return _patches(images, hw, strides or size, dilation_rate, padding, data_format, 2)
+
+
+def extract_patches_3d(volumes, size, strides=None, dilation_rate=1, padding="valid", data_format=None):
+    """The ``size`` (depth, height, width) patches of 4-D or 5-D volumes, as Keras."""
+    return _patches_3d(volumes, size, strides, dilation_rate, padding, data_format)
+
+
+def _homography(start, end):
+    """Per batch, the 8 projective coefficients mapping ``end`` points to ``start`` points (Keras's
+    ``compute_homography_matrix``: an 8 x 8 linear system, two rows per point)."""
+    sx, sy, ex, ey = start[..., 0], start[..., 1], end[..., 0], end[..., 1]
+    one, zero = creation_ops.ones_like(ex), creation_ops.zeros_like(ex)
+    rows_x = array_ops.stack([ex, ey, one, zero, zero, zero, -sx * ex, -sx * ey], axis=-1)
+    rows_y = array_ops.stack([zero, zero, zero, ex, ey, one, -sy * ex, -sy * ey], axis=-1)
+    matrix = array_ops.reshape(array_ops.stack([rows_x, rows_y], axis=2), [-1, 8, 8])
+    target = array_ops.reshape(array_ops.stack([sx, sy], axis=-1), [-1, 8, 1])
+    return array_ops.reshape(linalg_ops.solve(matrix, target), [-1, 8])
+
+
+def perspective_transform(images, start_points, end_points, interpolation="bilinear", fill_value=0, data_format=None):
+    """Each image warped so that its ``start_points`` (4 ``(x, y)`` corners) move to
+    ``end_points``: the homography between them applied as ImageProjectiveTransformV3
+    (constant fill)."""
+    data_format = _data_format(data_format)
+    start = math_ops.cast(convert_to_tensor(start_points), D.float32)
+    end = math_ops.cast(convert_to_tensor(end_points), D.float32)
+    if interpolation not in _AFFINE_INTERPOLATIONS:
+        raise ValueError(
+            f"Invalid value for argument `interpolation`. Expected of one {_AFFINE_INTERPOLATIONS}. "
+            f"Received: interpolation={interpolation}"
+        )
+    images = convert_to_tensor(images)
+    _check_rank(images)
+    for what, points in (("start_points", start), ("end_points", end)):
+        if points.shape.rank not in (2, 3) or tuple(points.shape[-2:]) != (4, 2):
+            raise ValueError(
+                f"Invalid {what} shape: expected (4,2) for a single image or (N,4,2) for a batch. "
+                f"Received shape: {points.shape}"
+            )
+    if start.shape != end.shape:
+        raise ValueError(
+            "start_points and end_points must have the same shape. "
+            f"Received start_points.shape={start.shape}, end_points.shape={end.shape}"
+        )
+    single = images.shape.rank == 3
+    x = _to_last(array_ops.expand_dims(images, 0) if single else images, data_format)
+    if start.shape.rank == 2:  # one set of points for every image
+        start, end = array_ops.expand_dims(start, 0), array_ops.expand_dims(end, 0)
+    transform = _homography(start, end)  # one row broadcasts over the batch
+    out = math_ops.cast(_affine_transform(x, transform, interpolation, "constant", fill_value), images.dtype)
+    out = _to_first(out, data_format)
+    return array_ops.squeeze(out, [0]) if single else out
+
+
+def elastic_transform(
+    images,
+    alpha=20.0,
+    sigma=5.0,
+    interpolation="bilinear",
+    fill_mode="reflect",
+    fill_value=0.0,
+    seed=None,
+    data_format=None,
+):
+    """Each image read (:func:`map_coordinates`) at its pixel grid moved by ``alpha`` times a
+    random displacement field: normal noise times ``sigma``, blurred by a Gaussian of ``sigma``
+    (size ``6 int(sigma) | 1``).  As Keras's TensorFlow backend, one stateless draw from the seed
+    serves both directions (so ``dx == dy``) and an unknown batch size counts as 1."""
+    data_format = _data_format(data_format)
+    if interpolation not in _AFFINE_INTERPOLATIONS:
+        raise ValueError(
+            f"Invalid value for argument `interpolation`. Expected of one {_AFFINE_INTERPOLATIONS}. "
+            f"Received: interpolation={interpolation}"
+        )
+    if fill_mode not in _AFFINE_FILL_MODES:
+        raise ValueError(
+            f"Invalid value for argument `fill_mode`. Expected of one {_AFFINE_FILL_MODES}. "
+            f"Received: fill_mode={fill_mode}"
+        )
+    images = convert_to_tensor(images)
+    _check_rank(images)
+    dtype = images.dtype
+    size = 6 * int(float(sigma)) | 1  # Keras casts sigma to int32
+    alpha, sigma = convert_to_tensor(alpha, dtype=dtype), convert_to_tensor(sigma, dtype=dtype)
+    x = array_ops.expand_dims(images, 0) if images.shape.rank == 3 else images
+    if data_format == "channels_last":
+        batch, height, width, channels = x.shape
+        channel_axis = -1
+    else:
+        batch, channels, height, width = x.shape
+        channel_axis = 1
+    batch = batch or 1
+    seed = _draw_seed(seed)
+
+    def field():
+        noise = random_ops.stateless_normal((batch, height, width), seed=seed, dtype=dtype) * sigma
+        blurred = gaussian_blur(array_ops.expand_dims(noise, channel_axis), (size, size), (sigma, sigma), data_format)
+        return array_ops.squeeze(blurred, [channel_axis])
+
+    dx, dy = field(), field()
+    grid_x, grid_y = indexing_ops.meshgrid(
+        creation_ops.range(width, dtype=dtype), creation_ops.range(height, dtype=dtype), indexing="xy"
+    )
+    distorted_x, distorted_y = grid_x + alpha * dx, grid_y + alpha * dy
+    order = _AFFINE_INTERPOLATIONS.index(interpolation)
+    channel_outputs = []
+    for i in range(channels):
+        per_image = [
+            map_coordinates(
+                x[b, ..., i] if data_format == "channels_last" else x[b, i],
+                array_ops.stack([distorted_y[b], distorted_x[b]]),
+                order=order,
+                fill_mode=fill_mode,
+                fill_value=fill_value,
+            )
+            for b in range(batch)
+        ]
+        channel_outputs.append(array_ops.stack(per_image, axis=0))
+    out = array_ops.stack(channel_outputs, axis=-1 if data_format == "channels_last" else 1)
+    if images.shape.rank == 3:
+        out = array_ops.squeeze(out, [0])
+    return math_ops.cast(out, dtype)
+
+
+_SCALE_AND_TRANSLATE_METHODS = (
+    "linear",
+    "bilinear",
+    "trilinear",
+    "cubic",
+    "bicubic",
+    "tricubic",
+    "lanczos3",
+    "lanczos5",
+)
+
+
+def _st_kernel(method, x):
+    """Keras's scale_and_translate kernels of ``x >= 0`` (JAX's ``jax.image`` kernels)."""
+    if method == "linear":
+        return math_ops.maximum(creation_ops.zeros_like(x), 1 - x)
+    if method == "cubic":
+        out = ((1.5 * x - 2.5) * x) * x + 1.0
+        out = math_ops.where(x >= 1.0, ((-0.5 * x + 2.5) * x - 4.0) * x + 2.0, out)
+        return math_ops.where(x >= 2.0, creation_ops.zeros_like(x), out)
+    radius = 3.0 if method == "lanczos3" else 5.0
+    y = radius * math_ops.sin(np.pi * x) * math_ops.sin(np.pi * x / radius)
+    out = math_ops.where(
+        x > 1e-3, y / math_ops.where(x != 0, np.pi**2 * x**2, creation_ops.ones_like(x)), creation_ops.ones_like(x)
+    )
+    return math_ops.where(x > radius, creation_ops.zeros_like(x), out)
+
+
+def _st_weights(input_size, output_size, scale, translation, method, antialias):
+    """The dense ``(input_size, output_size)`` weights of one axis (Keras's ``_compute_weight_mat``):
+    outputs sampling outside ``[-0.5, input_size - 0.5]`` get none."""
+    dtype = scale.dtype
+    inv_scale = 1.0 / scale
+    kernel_scale = math_ops.maximum(inv_scale, convert_to_tensor(1.0, dtype)) if antialias else 1.0
+    sample = (creation_ops.range(output_size, dtype=dtype) + 0.5) * inv_scale - translation * inv_scale - 0.5
+    distance = math_ops.abs(
+        array_ops.expand_dims(sample, 0) - array_ops.expand_dims(creation_ops.range(input_size, dtype=dtype), 1)
+    )
+    weights = _st_kernel(method, distance / kernel_scale)
+    total = reduction_ops.reduce_sum(weights, axis=0, keepdims=True)
+    zeros = creation_ops.zeros_like(weights)
+    weights = math_ops.where(
+        math_ops.abs(total) > 1000.0 * float(np.finfo(np.float32).eps),
+        weights / math_ops.where(total != 0, total, creation_ops.ones_like(total)),
+        zeros,
+    )
+    inside = (sample >= -0.5) & (sample <= input_size - 0.5)
+    return math_ops.where(array_ops.expand_dims(inside, 0), weights, zeros)
+
+
+def scale_and_translate(images, output_shape, scale, translation, spatial_dims, method, antialias=True):
+    """``images`` resampled to ``output_shape`` along ``spatial_dims``: output ``o`` of an axis
+    samples the input at ``(o + 0.5 - translation) / scale - 0.5`` with ``method``'s kernel
+    (widened by ``1 / scale`` when downsampling with ``antialias``), as Keras (``jax.image``'s
+    semantics, dense weights).  Integer images come back rounded, clipped to their range."""
+    if method not in _SCALE_AND_TRANSLATE_METHODS:
+        raise ValueError(
+            f"Invalid value for argument `method`. Expected of one {set(_SCALE_AND_TRANSLATE_METHODS)}. "
+            f"Received: method={method}"
+        )
+    method = {"bilinear": "linear", "trilinear": "linear", "bicubic": "cubic", "tricubic": "cubic"}.get(method, method)
+    images, scale, translation = convert_to_tensor(images), convert_to_tensor(scale), convert_to_tensor(translation)
+    dtype = D.as_dtype(result_type(scale.dtype, translation.dtype))
+    scale, translation = math_ops.cast(scale, dtype), math_ops.cast(translation, dtype)
+    if len(spatial_dims) == 0:
+        return images
+    integer = images.dtype.is_integer
+    out = math_ops.cast(images, D.float32) if integer else images
+    rank = images.shape.rank
+    for i, d in enumerate(spatial_dims):
+        d = d % rank
+        w = _st_weights(images.shape[d], output_shape[d], scale[i], translation[i], method, antialias)
+        out = array_composites.tensordot(out, math_ops.cast(w, out.dtype), axes=[[d], [0]])
+        out = array_ops.transpose(out, [*range(d), rank - 1, *range(d, rank - 1)])  # the new axis back at d
+    if integer:
+        low, high = reduction_ops.reduce_min(images), reduction_ops.reduce_max(images)
+        out = math_ops.clip_by_value(math_ops.round(out), math_ops.cast(low, out.dtype), math_ops.cast(high, out.dtype))
+        out = math_ops.cast(out, images.dtype)
+    return out
+
+
+def sobel_edges(images, data_format=None):
+    """``tf.image.sobel_edges`` of 4-D images: ``[..., 2]`` (vertical, horizontal responses)."""
+    images = convert_to_tensor(images)
+    first = _data_format(data_format) == "channels_first"
+    edges = image_ops.sobel_edges(array_ops.transpose(images, (0, 2, 3, 1)) if first else images)
+    return array_ops.transpose(edges, (0, 3, 1, 2, 4)) if first else edges
+
+
+def ssim(image1, image2, max_val=1.0, filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03, data_format=None):
+    """The structural similarity of each pair of images (the mean over channels of the mean over
+    the 'valid' windows of a ``filter_size`` Gaussian of ``filter_sigma``), in the first images'
+    dtype, computed as Keras (each channel a separate single-channel image)."""
+    data_format = _data_format(data_format)
+    image1, image2 = convert_to_tensor(image1), convert_to_tensor(image2)
+    original = image1.dtype
+    compute = D.as_dtype(result_type(image1.dtype, float))
+    a, b = math_ops.cast(image1, compute), math_ops.cast(image2, compute)
+    for what, img in (("image1", a), ("image2", b)):
+        if img.shape.rank not in (3, 4):
+            raise ValueError(
+                f"Invalid {what} rank: expected rank 3 (single image) or rank 4 (batch of images). "
+                f"Received input with shape: {what}.shape={img.shape}"
+            )
+    unbatched = a.shape.rank == 3
+    if unbatched:
+        a, b = array_ops.expand_dims(a, 0), array_ops.expand_dims(b, 0)
+    if data_format == "channels_first":
+        a, b = array_ops.transpose(a, (0, 2, 3, 1)), array_ops.transpose(b, (0, 2, 3, 1))
+    shape = array_ops.shape(a)
+    t = creation_ops.range(filter_size, dtype=compute) - (filter_size - 1) / 2.0
+    gauss = math_ops.exp(-(t**2) / (2.0 * filter_sigma**2))
+    gauss = gauss / reduction_ops.reduce_sum(gauss)
+    kernel = array_ops.reshape(array_composites.tensordot(gauss, gauss, axes=0), (filter_size, filter_size, 1, 1))
+
+    def channels(img):  # every channel a single-channel image
+        return array_ops.reshape(array_ops.transpose(img, (0, 3, 1, 2)), array_ops.stack([-1, shape[1], shape[2], 1]))
+
+    def blur(img):
+        return keras_nn.conv(img, kernel, strides=1, padding="valid", data_format="channels_last")
+
+    a, b = channels(a), channels(b)
+    c1, c2 = (k1 * max_val) ** 2, (k2 * max_val) ** 2
+    mu1, mu2 = blur(a), blur(b)
+    mu1_sq, mu2_sq, mu1_mu2 = mu1 * mu1, mu2 * mu2, mu1 * mu2
+    sigma1_sq, sigma2_sq, sigma12 = blur(a * a) - mu1_sq, blur(b * b) - mu2_sq, blur(a * b) - mu1_mu2
+    numerator = (2.0 * mu1_mu2 + c1) * (2.0 * sigma12 + c2)
+    denominator = (mu1_sq + mu2_sq + c1) * (sigma1_sq + sigma2_sq + c2)
+    per_channel = reduction_ops.reduce_mean(numerator / denominator, axis=[1, 2, 3])
+    result = reduction_ops.reduce_mean(array_ops.reshape(per_channel, array_ops.stack([shape[0], shape[3]])), axis=-1)
+    if unbatched:
+        result = array_ops.squeeze(result, [0])
+    return math_ops.cast(result, original)

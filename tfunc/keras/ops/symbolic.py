@@ -29,7 +29,7 @@ _KERAS_MODULE_OF = {
 _KERAS_CLASS_OF = {
     "svd": "SVD", "psnr": "PSNR", "rms_normalization": "RMSNorm", "layer_normalization": "LayerNorm",
     "batch_normalization": "BatchNorm", "rgb_to_grayscale": "RGBToGrayscale", "rgb_to_hsv": "RGBToHSV",
-    "hsv_to_rgb": "HSVToRGB",
+    "hsv_to_rgb": "HSVToRGB", "ssim": "SSIM",
 }  # fmt: skip
 # Parameters Keras passes to an operation's call (operands), also when given a Python value
 # (``where(c, x, 0.5)``); the others are its config unless they hold a tensor.
