@@ -11,6 +11,8 @@ from .api.string_ops import (
     split,
     strip,
     substr,
+    to_hash_bucket_fast,
+    to_hash_bucket_strong,
     to_number,
     upper,
 )
@@ -26,6 +28,8 @@ __all__ = [
     "split",
     "strip",
     "substr",
+    "to_hash_bucket_fast",
+    "to_hash_bucket_strong",
     "to_number",
     "upper",
 ]

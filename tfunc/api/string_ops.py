@@ -6,7 +6,13 @@ Differences from TensorFlow: patterns are Python's ``re`` (RE2's common syntax m
 ``$`` also matches before a final newline, and Python-only syntax is accepted); a result ending
 in a NUL byte is refused (tfunc's strings cannot hold one); ``UTF8_CHAR`` units and the utf-8
 case mappings refuse text that is not UTF-8; ``to_number`` reads decimal and ``0x`` integers,
-not hexadecimal floats, into float32/64 or int32/64."""
+not hexadecimal floats, into float32/64 or int32/64.
+
+The hashing functions give TensorFlow's values exactly (FarmHash's Fingerprint64 and
+SipHash-2-4, ported in :mod:`tfunc.ops.strings`).  ``lookup``, ``hashed_cross`` and
+``text_tokens`` are not TensorFlow names: they are the host stages of the Keras lookup, hashing
+and text layers (a StaticHashTable's find, ``tf.sparse.cross_hashed`` of dense columns, and the
+ragged tokens of ``TextVectorization`` padded with ``b""``, as tfunc has no RaggedTensor)."""
 
 from __future__ import annotations
 
@@ -123,3 +129,40 @@ def split(input, sep=None, maxsplit=-1, name=None):
             "scalar strings (in a map over the batch, say)."
         )
     return call(ops.string_split_op, (x,), {"sep": None if sep is None else _bytes(sep), "maxsplit": int(maxsplit)})
+
+
+def to_hash_bucket_fast(input, num_buckets, name=None):
+    """Each string's FarmHash Fingerprint64 modulo ``num_buckets`` (int64), as TensorFlow."""
+    x = _text(input, "strings.to_hash_bucket_fast")
+    return call(ops.string_to_hash_bucket_fast_op, (x,), {"num_buckets": int(num_buckets)})
+
+
+def to_hash_bucket_strong(input, num_buckets, key, name=None):
+    """Each string's SipHash-2-4 under ``key`` (two integers) modulo ``num_buckets`` (int64)."""
+    x = _text(input, "strings.to_hash_bucket_strong")
+    if len(key) != 2:
+        raise ValueError(f"strings.to_hash_bucket_strong: key must be two integers, got {key!r}.")
+    return call(
+        ops.string_to_hash_bucket_strong_op, (x,), {"num_buckets": int(num_buckets), "key": tuple(map(int, key))}
+    )
+
+
+def lookup(table, keys):
+    """``table.find`` of each key (an :class:`tfunc.ops.strings.LookupTable`)."""
+    return call(ops.lookup_table_find_op, (convert_to_tensor(keys),), {"table": table})
+
+
+def hashed_cross(inputs, num_buckets):
+    """The features of equal-shaped integer or string tensors crossed and hashed into
+    ``num_buckets``, as ``tf.sparse.cross_hashed`` of their dense columns."""
+    xs = tuple(convert_to_tensor(x) for x in inputs)
+    return call(ops.hashed_cross_op, xs, {"num_buckets": int(num_buckets)})
+
+
+def text_tokens(input, split, ngrams=None, length=None):
+    """The tokens of each string (``split``: 'whitespace', 'character', or None for the rows of
+    the last axis), then their ``ngrams`` (a tuple of widths), padded with ``b""`` to the longest
+    (or padded and cut to ``length``)."""
+    x = _text(input, "text_tokens")
+    attrs = {"split": split, "ngrams": None if not ngrams else tuple(ngrams), "length": length}
+    return call(ops.text_tokens_op, (x,), attrs)

@@ -40,6 +40,7 @@ import datetime
 import io
 import json
 import os
+import tempfile
 import uuid
 import warnings
 import zipfile
@@ -118,10 +119,11 @@ class _Target:
     """One ``vars/<i>`` dataset: what it holds (shape, dtype), how to read it for saving and
     how to assign a loaded value."""
 
-    __slots__ = ("label", "shape", "dtype", "read", "write", "variable")
+    __slots__ = ("label", "shape", "dtype", "read", "write", "variable", "key")
 
-    def __init__(self, label, shape, dtype, read, write, variable=None):
+    def __init__(self, label, shape, dtype, read, write, variable=None, key=None):
         self.label = label
+        self.key = key  # the dataset's name under ``vars``: Keras's save_own_variables key, else its index
         self.shape = tuple(shape)
         self.dtype = np.dtype(dtype)
         self.read = read
@@ -336,6 +338,9 @@ def _collect(model, load=None) -> list:
         if _is_optimizer(obj):
             now, built = _optimizer_layout(obj, trainable, wrapped=path.endswith("inner_optimizer"))
             entry = _Entry(path, obj, "optimizer", now, built)
+        elif isinstance(obj, Layer) and hasattr(obj, "_tfunc_store"):  # state kept under Keras's own keys
+            targets = [_Target(key, *rest, key=key) for key, *rest in obj._tfunc_store()]
+            entry = _Entry(path, obj, "layer", targets)
         elif isinstance(obj, Layer):
             entry = _Entry(path, obj, "layer", [_variable_target(v) for v in _layer_variables(obj)])
         else:
@@ -404,11 +409,12 @@ def _write(f, entries) -> None:
         group.attrs["name"] = entry.obj.name
         for i, target in enumerate(entry.targets):
             value = np.asarray(target.read())
+            key = target.key or str(i)
             if value.dtype == ml_dtypes.bfloat16:
-                group.create_dataset(str(i), data=value.view(np.uint16).view("V2"))
-                group[str(i)].attrs["dtype"] = "bfloat16"
+                group.create_dataset(key, data=value.view(np.uint16).view("V2"))
+                group[key].attrs["dtype"] = "bfloat16"
             else:
-                group.create_dataset(str(i), data=value)
+                group.create_dataset(key, data=value)
 
 
 def _replace(tmp, path) -> None:
@@ -503,7 +509,8 @@ def _plan_entry(reader, entry, targets):
     message saying why they cannot be loaded."""
     group = reader.vars_group(entry.path)
     keys = list(group.keys()) if group is not None else []
-    datasets = [reader.dataset(group, str(i)) for i in range(len(keys))] if group is not None else []
+    names = [t.key or str(i) for i, t in enumerate(targets)] + [str(i) for i in range(len(targets), len(keys))]
+    datasets = [reader.dataset(group, names[i]) for i in range(len(keys))] if group is not None else []
     expected = [t.shape for t in targets]
     if len(keys) != len(targets) or any(ds is None for ds in datasets):
         found = [ds.shape for ds in datasets if ds is not None]
@@ -659,14 +666,16 @@ def save_model(model, path) -> None:
         {"keras_version": _KERAS_FORMAT_VERSION, "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S")}
     )
     weights = io.BytesIO()
+    entries = _collect(model)
     with h5py.File(weights, "w") as f:
-        _write(f, _collect(model))
+        _write(f, entries)
     tmp = os.path.join(os.path.dirname(os.path.abspath(path)), f".{os.path.basename(path)}.{uuid.uuid4().hex}.tmp")
     try:
         with zipfile.ZipFile(tmp, "x") as archive:
             archive.writestr(_ARCHIVE_METADATA, metadata)
             archive.writestr(_ARCHIVE_CONFIG, config)
             archive.writestr(_KERAS_ARCHIVE_WEIGHTS, weights.getvalue())
+            _save_assets(entries, archive)
         _replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -701,7 +710,49 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
         config.pop("compile_config", None)
     model = serialization.deserialize_keras_object(config, custom_objects=custom_objects, safe_mode=safe_mode)
     load_weights(model, path)
+    _load_assets(model, path)
     return model
+
+
+def _save_assets(entries, archive) -> None:
+    """Keras's assets: the files each object's ``save_assets(dir)`` writes (a lookup layer's
+    ``vocabulary.txt``), stored as ``assets/<the object's path>/<file>``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for entry in entries:
+            if not callable(getattr(entry.obj, "save_assets", None)):
+                continue
+            folder = os.path.join(tmp, entry.path)
+            os.makedirs(folder, exist_ok=True)
+            entry.obj.save_assets(folder)
+            for name in sorted(os.listdir(folder)):
+                file = os.path.join(folder, name)
+                if os.path.isfile(file):
+                    with open(file, "rb") as f:
+                        archive.writestr("/".join(p for p in ("assets", entry.path, name) if p), f.read())
+
+
+def _load_assets(model, path) -> None:
+    """Gives each object with ``load_assets(dir)`` a folder holding its files from the archive
+    (after its variables are loaded, as Keras does); objects with no files are left alone."""
+    with zipfile.ZipFile(path) as archive:
+        names = [n for n in archive.namelist() if n.startswith("assets/")]
+        if not names:
+            return
+        with tempfile.TemporaryDirectory() as tmp:
+            for i, entry in enumerate(_collect(model)):
+                if not callable(getattr(entry.obj, "load_assets", None)):
+                    continue
+                prefix = "/".join(p for p in ("assets", entry.path) if p) + "/"
+                files = [n[len(prefix) :] for n in names if n.startswith(prefix)]
+                files = [f for f in files if f and "/" not in f and f not in (".", "..")]  # its own files only
+                if not files:
+                    continue
+                folder = os.path.join(tmp, str(i))
+                os.makedirs(folder)
+                for name in files:
+                    with open(os.path.join(folder, name), "wb") as f:
+                        f.write(archive.read(prefix + name))
+                entry.obj.load_assets(folder)
 
 
 def model_from_json(json_string, custom_objects=None):

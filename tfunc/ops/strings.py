@@ -14,7 +14,7 @@ import numpy as np
 
 from ..core import dtypes as D
 from ..core.errors import InvalidArgumentError
-from ..core.shapes import broadcast_shapes
+from ..core.shapes import broadcast_shapes, shapes_compatible
 from ..core.specs import Spec
 from . import sampling as S
 from .infer import BOOL, NUMERIC, check_dtype
@@ -429,6 +429,394 @@ string_split_op = register(
             S.Sample((np.array(b"a b  c"),), dict(sep=None, maxsplit=-1)),
             S.Sample((np.array(b"a,b,,c"),), dict(sep=b",", maxsplit=-1)),
             S.Sample((np.array(b"a,b,c"),), dict(sep=b",", maxsplit=1)),
+        ],
+        host_only=True,
+    )
+)
+
+
+# --- hashing: FarmHash's Fingerprint64 and SipHash-2-4, as TensorFlow's string hashing ----------
+
+_M64 = (1 << 64) - 1
+_K0, _K1, _K2 = 0xC3A5C85C97CB3127, 0xB492B66FBE98F273, 0x9AE16A3B2F90404F
+
+
+def _rot(v: int, shift: int) -> int:
+    return v if shift == 0 else ((v >> shift) | (v << (64 - shift))) & _M64
+
+
+def _shift_mix(v: int) -> int:
+    return v ^ (v >> 47)
+
+
+def _u64(s: bytes, i: int) -> int:
+    return int.from_bytes(s[i : i + 8], "little")
+
+
+def _u32(s: bytes, i: int) -> int:
+    return int.from_bytes(s[i : i + 4], "little")
+
+
+def _hash_len16(u: int, v: int, mul: int) -> int:
+    a = ((u ^ v) * mul) & _M64
+    a ^= a >> 47
+    b = ((v ^ a) * mul) & _M64
+    b ^= b >> 47
+    return (b * mul) & _M64
+
+
+def _hash_len0to16(s: bytes, n: int) -> int:
+    if n >= 8:
+        mul = _K2 + n * 2
+        a = (_u64(s, 0) + _K2) & _M64
+        b = _u64(s, n - 8)
+        c = (_rot(b, 37) * mul + a) & _M64
+        d = ((_rot(a, 25) + b) * mul) & _M64
+        return _hash_len16(c, d, mul)
+    if n >= 4:
+        return _hash_len16(n + (_u32(s, 0) << 3), _u32(s, n - 4), _K2 + n * 2)
+    if n > 0:
+        y = s[0] + (s[n >> 1] << 8)
+        z = n + (s[n - 1] << 2)
+        return (_shift_mix(((y * _K2) ^ (z * _K0)) & _M64) * _K2) & _M64
+    return _K2
+
+
+def _hash_len17to32(s: bytes, n: int) -> int:
+    mul = _K2 + n * 2
+    a = (_u64(s, 0) * _K1) & _M64
+    b = _u64(s, 8)
+    c = (_u64(s, n - 8) * mul) & _M64
+    d = (_u64(s, n - 16) * _K2) & _M64
+    return _hash_len16(
+        (_rot((a + b) & _M64, 43) + _rot(c, 30) + d) & _M64, (a + _rot((b + _K2) & _M64, 18) + c) & _M64, mul
+    )
+
+
+def _hash_len33to64(s: bytes, n: int) -> int:
+    mul = _K2 + n * 2
+    a = (_u64(s, 0) * _K2) & _M64
+    b = _u64(s, 8)
+    c = (_u64(s, n - 8) * mul) & _M64
+    d = (_u64(s, n - 16) * _K2) & _M64
+    y = (_rot((a + b) & _M64, 43) + _rot(c, 30) + d) & _M64
+    z = _hash_len16(y, (a + _rot((b + _K2) & _M64, 18) + c) & _M64, mul)
+    e = (_u64(s, 16) * mul) & _M64
+    f = _u64(s, 24)
+    g = ((y + _u64(s, n - 32)) * mul) & _M64
+    h = ((z + _u64(s, n - 24)) * mul) & _M64
+    return _hash_len16(
+        (_rot((e + f) & _M64, 43) + _rot(g, 30) + h) & _M64, (e + _rot((f + a) & _M64, 18) + g) & _M64, mul
+    )
+
+
+def _weak_hash32(s: bytes, i: int, a: int, b: int) -> tuple:
+    w, x, y, z = _u64(s, i), _u64(s, i + 8), _u64(s, i + 16), _u64(s, i + 24)
+    a = (a + w) & _M64
+    b = _rot((b + a + z) & _M64, 21)
+    c = a
+    a = (a + x + y) & _M64
+    b = (b + _rot(a, 44)) & _M64
+    return (a + z) & _M64, (b + c) & _M64
+
+
+def fingerprint64(s: bytes) -> int:
+    """FarmHash's ``Fingerprint64`` (farmhashna's ``Hash64``), which TensorFlow's
+    ``Fingerprint64`` and ``to_hash_bucket_fast`` compute: a port of the C++ source."""
+    n = len(s)
+    if n <= 16:
+        return _hash_len0to16(s, n)
+    if n <= 32:
+        return _hash_len17to32(s, n)
+    if n <= 64:
+        return _hash_len33to64(s, n)
+    x, y = 81, (81 * _K1 + 113) & _M64
+    z = (_shift_mix((y * _K2 + 113) & _M64) * _K2) & _M64
+    v, w = (0, 0), (0, 0)
+    x = (x * _K2 + _u64(s, 0)) & _M64
+    end = ((n - 1) // 64) * 64
+    last64 = n - 64
+    i = 0
+    while True:
+        x = (_rot((x + y + v[0] + _u64(s, i + 8)) & _M64, 37) * _K1) & _M64
+        y = (_rot((y + v[1] + _u64(s, i + 48)) & _M64, 42) * _K1) & _M64
+        x ^= w[1]
+        y = (y + v[0] + _u64(s, i + 40)) & _M64
+        z = (_rot((z + w[0]) & _M64, 33) * _K1) & _M64
+        v = _weak_hash32(s, i, (v[1] * _K1) & _M64, (x + w[0]) & _M64)
+        w = _weak_hash32(s, i + 32, (z + w[1]) & _M64, (y + _u64(s, i + 16)) & _M64)
+        z, x = x, z
+        i += 64
+        if i == end:
+            break
+    mul = _K1 + ((z & 0xFF) << 1)
+    i = last64
+    w = ((w[0] + ((n - 1) & 63)) & _M64, w[1])
+    v = ((v[0] + w[0]) & _M64, v[1])
+    w = ((w[0] + v[0]) & _M64, w[1])
+    x = (_rot((x + y + v[0] + _u64(s, i + 8)) & _M64, 37) * mul) & _M64
+    y = (_rot((y + v[1] + _u64(s, i + 48)) & _M64, 42) * mul) & _M64
+    x ^= (w[1] * 9) & _M64
+    y = (y + v[0] * 9 + _u64(s, i + 40)) & _M64
+    z = (_rot((z + w[0]) & _M64, 33) * mul) & _M64
+    v = _weak_hash32(s, i, (v[1] * mul) & _M64, (x + w[0]) & _M64)
+    w = _weak_hash32(s, i + 32, (z + w[1]) & _M64, (y + _u64(s, i + 16)) & _M64)
+    z, x = x, z
+    return _hash_len16(
+        (_hash_len16(v[0], w[0], mul) + _shift_mix(y) * _K0 + z) & _M64,
+        (_hash_len16(v[1], w[1], mul) + x) & _M64,
+        mul,
+    )
+
+
+def _sip_round(v0, v1, v2, v3):
+    v0 = (v0 + v1) & _M64
+    v1 = _rot(v1, 64 - 13) ^ v0
+    v0 = _rot(v0, 32)
+    v2 = (v2 + v3) & _M64
+    v3 = _rot(v3, 64 - 16) ^ v2
+    v0 = (v0 + v3) & _M64
+    v3 = _rot(v3, 64 - 21) ^ v0
+    v2 = (v2 + v1) & _M64
+    v1 = _rot(v1, 64 - 17) ^ v2
+    v2 = _rot(v2, 32)
+    return v0, v1, v2, v3
+
+
+def siphash(key: tuple, s: bytes) -> int:
+    """SipHash-2-4 of ``s`` under the 128-bit ``key`` (two uint64), as TensorFlow's
+    ``StrongKeyedHash`` (``to_hash_bucket_strong``)."""
+    k0, k1 = key[0] & _M64, key[1] & _M64
+    v0, v1 = k0 ^ 0x736F6D6570736575, k1 ^ 0x646F72616E646F6D
+    v2, v3 = k0 ^ 0x6C7967656E657261, k1 ^ 0x7465646279746573
+    n = len(s)
+    tail = s[n - n % 8 :] + bytes(7 - n % 8) + bytes([n & 0xFF])
+    for m in [_u64(s, i) for i in range(0, n - n % 8, 8)] + [int.from_bytes(tail, "little")]:
+        v3 ^= m
+        v0, v1, v2, v3 = _sip_round(*_sip_round(v0, v1, v2, v3))
+        v0 ^= m
+    v2 ^= 0xFF
+    for _ in range(4):
+        v0, v1, v2, v3 = _sip_round(v0, v1, v2, v3)
+    return v0 ^ v1 ^ v2 ^ v3
+
+
+def _hash_infer(name):
+    def infer(specs, attrs):
+        check_dtype(name, specs[0], _STR, "input")
+        if attrs["num_buckets"] < 1:
+            raise InvalidArgumentError(f"{name}: num_buckets must be >= 1, got {attrs['num_buckets']}.")
+        return (Spec(specs[0].shape, D.int64),)
+
+    return infer
+
+
+def _bucket_fast_impl(xp, x, num_buckets):
+    return _elementwise(lambda s: fingerprint64(s) % num_buckets, x, out_dtype=np.int64)
+
+
+def _bucket_strong_impl(xp, x, num_buckets, key):
+    return _elementwise(lambda s: siphash(key, s) % num_buckets, x, out_dtype=np.int64)
+
+
+_HASH_TEXT = np.array([b"", b"a", b"hello world", "\u00e9t\u00e9 \u2713".encode() * 9, bytes(range(200))])
+string_to_hash_bucket_fast_op = register(
+    OpDef(
+        name="string_to_hash_bucket_fast",
+        infer=_hash_infer("strings.to_hash_bucket_fast"),
+        impl=_bucket_fast_impl,
+        ref=lambda x, num_buckets: _bucket_fast_impl(np, x, num_buckets),
+        samples=lambda rng: [S.Sample((_HASH_TEXT,), {"num_buckets": 1000})],
+        host_only=True,
+    )
+)
+string_to_hash_bucket_strong_op = register(
+    OpDef(
+        name="string_to_hash_bucket_strong",
+        infer=_hash_infer("strings.to_hash_bucket_strong"),
+        impl=_bucket_strong_impl,
+        ref=lambda x, **a: _bucket_strong_impl(np, x, **a),
+        samples=lambda rng: [S.Sample((_HASH_TEXT,), {"num_buckets": 7, "key": (1, 2)})],
+        host_only=True,
+    )
+)
+
+
+# --- crossing features: TensorFlow's SparseCrossHashed on dense columns ---------------------------
+
+_CROSS_KEY, _CROSS_MUL = 0xDECAFCAFFE, 0xC6A4A7935BD1E995  # tf.sparse.cross_hashed's hash key; FingerprintCat64
+
+
+def _fingerprint_cat(fp1: int, fp2: int) -> int:
+    r = fp1 ^ _CROSS_MUL
+    r ^= (_shift_mix((fp2 * _CROSS_MUL) & _M64) * _CROSS_MUL) & _M64
+    r = (r * _CROSS_MUL) & _M64
+    return _shift_mix((_shift_mix(r) * _CROSS_MUL) & _M64)
+
+
+def _cross_impl(xp, *xs, num_buckets):
+    """Each element's features crossed: strings by their Fingerprint64, integers as they are
+    (two's complement), chained by FingerprintCat64 from the default key."""
+
+    def cross(*features):
+        h = _CROSS_KEY
+        for f in features:
+            h = _fingerprint_cat(h, fingerprint64(f) if isinstance(f, bytes) else int(f) & _M64)
+        return h % num_buckets
+
+    if any(np.shape(x) != np.shape(xs[0]) for x in xs):  # dims unknown while tracing
+        raise InvalidArgumentError(f"hashed_cross: inputs must have one shape, got {[np.shape(x) for x in xs]}.")
+    return _elementwise(cross, *xs, out_dtype=np.int64)
+
+
+def _cross_infer(specs, attrs):
+    for s in specs:
+        if not (s.dtype.is_string or s.dtype.is_integer):
+            raise TypeError(f"hashed_cross: inputs must be integers or strings, got {s.dtype.name}.")
+    shape = specs[0].shape
+    for s in specs[1:]:  # one shape, known dims from whichever input knows them
+        if not shapes_compatible(shape, s.shape):
+            raise ValueError(f"hashed_cross: inputs must have one shape, got {[x.shape for x in specs]}.")
+        if shape is None or s.shape is None:
+            shape = shape if s.shape is None else s.shape
+        else:
+            shape = tuple(a if a is not None else b for a, b in zip(shape, s.shape))
+    return (Spec(shape, D.int64),)
+
+
+hashed_cross_op = register(
+    OpDef(
+        name="hashed_cross",
+        infer=_cross_infer,
+        impl=_cross_impl,
+        ref=lambda *xs, num_buckets: _cross_impl(np, *xs, num_buckets=num_buckets),
+        samples=lambda rng: [
+            S.Sample((np.array([b"a", b"bb"]), np.array([1, -7], np.int64)), {"num_buckets": 1000}),
+        ],
+        host_only=True,
+    )
+)
+
+
+# --- lookup tables: TensorFlow's StaticHashTable ----------------------------------------------------
+
+
+class LookupTable:
+    """An immutable table from keys (bytes or int64) to values (int64 or bytes); other keys
+    find ``default``.  Immutable, so a traced function keeps the table it was traced with, as
+    it keeps TensorFlow's table resource."""
+
+    def __init__(self, keys, values, default, strict=False):
+        self.keys = np.asarray(keys)
+        self.strict = strict  # a key not in the table is an error (Keras's num_oov_indices=0)
+        values = np.asarray(values)
+        self.value_dtype = D.string if values.dtype.kind == "S" else D.int64
+        self._values = np.concatenate([values, np.asarray([default])])  # index -1: the default
+        self._index = {k: i for i, k in enumerate(self.keys.tolist())}
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def find(self, x):
+        x = np.asarray(x)
+        pos = np.fromiter((self._index.get(k, -1) for k in x.ravel().tolist()), np.int64, x.size)
+        if self.strict and (pos < 0).any():
+            raise InvalidArgumentError(
+                "When `num_oov_indices=0` all inputs should be in vocabulary, found OOV values "
+                f"{x.ravel()[pos < 0].tolist()}, consider setting `num_oov_indices=1`."
+            )
+        out = self._values[pos].reshape(x.shape)
+        return out if out.size or self.value_dtype is not D.string else np.zeros(x.shape, "S1")
+
+
+def _find_infer(specs, attrs):
+    table = attrs["table"]
+    want_string = table.keys.dtype.kind == "S"
+    if specs[0].dtype.is_string != want_string:
+        raise InvalidArgumentError(
+            f"lookup table: keys are {'strings' if want_string else 'int64'}, got a {specs[0].dtype.name} input."
+        )
+    return (Spec(specs[0].shape, table.value_dtype),)
+
+
+def _find_impl(xp, x, table):
+    return table.find(x)
+
+
+_SAMPLE_TABLE = LookupTable([b"a", b"b"], np.array([2, 3], np.int64), 1)
+lookup_table_find_op = register(
+    OpDef(
+        name="lookup_table_find",
+        infer=_find_infer,
+        impl=_find_impl,
+        ref=lambda x, table: table.find(x),
+        samples=lambda rng: [
+            S.Sample((np.array([[b"a", b"z"], [b"b", b""]]),), {"table": _SAMPLE_TABLE}),
+            S.Sample((np.array([2, 9], np.int64),), {"table": LookupTable(np.array([2, 3]), [b"x", b"y"], b"?")}),
+            S.Sample((np.array([b"b"]),), {"table": LookupTable([b"a", b"b"], np.array([2, 3]), -1, strict=True)}),
+        ],
+        host_only=True,
+    )
+)
+
+
+# --- tokens of text: the ragged stage of Keras's TextVectorization, padded with b"" -----------------
+
+
+def _ngrams(tokens: list, widths) -> list:
+    """tf.strings.ngrams(separator=' '): every n-gram of each width in turn."""
+    return [b" ".join(tokens[i : i + n]) for n in widths for i in range(len(tokens) - n + 1)]
+
+
+def _tokens_impl(xp, x, split, ngrams, length):
+    x = np.asarray(x)
+    if split == "whitespace":
+        rows = [s.split() for s in x.ravel().tolist()]
+    elif split == "character":  # unicode_split of the UTF-8 text (invalid bytes: U+FFFD)
+        rows = [[c.encode() for c in s.decode("utf-8", "replace")] for s in x.ravel().tolist()]
+    else:  # tokens already: each row of the last axis
+        rows = x.reshape(-1, x.shape[-1]).tolist() if x.ndim else [[x.item()]]
+    if ngrams:
+        rows = [_ngrams(row, ngrams) for row in rows]
+    width = max(map(len, rows), default=0) if length is None else length
+    rows = [row[:width] for row in rows]
+    out = np.array([row + [b""] * (width - len(row)) for row in rows] or np.zeros((0, 0)), dtype="S").reshape(
+        len(rows), width
+    )
+    if out.dtype.itemsize == 0 or out.size == 0:
+        out = np.zeros(out.shape, "S1")
+    lead = x.shape if split is not None else x.shape[:-1]
+    return out.reshape(lead + (width,)) if lead else out[0]
+
+
+def _tokens_infer(specs, attrs):
+    check_dtype("text tokens", specs[0], _STR, "input")
+    shape = specs[0].shape
+    if shape is None:
+        return (Spec(None, D.string),)
+    lead = shape if attrs["split"] is not None else shape[:-1]
+    if attrs["length"] is not None:
+        width = attrs["length"]
+    else:
+        width = shape[-1] if attrs["split"] is None and not attrs["ngrams"] else None
+    return (Spec(tuple(lead) + (width,), D.string),)
+
+
+text_tokens_op = register(
+    OpDef(
+        name="text_tokens",
+        infer=_tokens_infer,
+        impl=_tokens_impl,
+        ref=lambda x, **a: _tokens_impl(np, x, **a),
+        samples=lambda rng: [
+            S.Sample((np.array([b"a b  c", b"", b"d"]),), {"split": "whitespace", "ngrams": None, "length": None}),
+            S.Sample((np.array([b"a b c", b"d"]),), {"split": "whitespace", "ngrams": (1, 2), "length": None}),
+            S.Sample((np.array(["h\u00e9".encode(), b"xy"]),), {"split": "character", "ngrams": None, "length": 3}),
+            S.Sample((np.array(b"a b"),), {"split": "whitespace", "ngrams": None, "length": None}, "scalar"),
+            S.Sample(
+                (np.array([[b"a", b"b"], [b"c", b""]]),), {"split": None, "ngrams": (2,), "length": None}, "tokens"
+            ),
+            S.Sample((np.array([[b"a", b"b"]]),), {"split": None, "ngrams": None, "length": 1}, "truncated"),
         ],
         host_only=True,
     )

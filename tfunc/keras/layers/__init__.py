@@ -32,6 +32,7 @@ from .convolutional import (
 )
 from .core import Activation, Dense, Embedding, Lambda
 from .einsum_dense import EinsumDense, Identity
+from .hashing import HashedCrossing, Hashing
 from .image_preprocessing import (
     CategoryEncoding,
     CenterCrop,
@@ -46,6 +47,7 @@ from .image_preprocessing import (
     Resizing,
 )
 from .input_layer import Input, InputLayer
+from .lookup import IntegerLookup, StringLookup
 from .masking import Masking
 from .merging import (
     Add,
@@ -132,6 +134,7 @@ from .separable_conv import (
     SeparableConvolution1D,
     SeparableConvolution2D,
 )
+from .text_vectorization import TextVectorization
 from .wrappers import TimeDistributed
 
 __all__ = [
@@ -261,4 +264,9 @@ __all__ = [
     "SpatialDropout2D",
     "SpatialDropout3D",
     "ActivityRegularization",
+    "StringLookup",
+    "IntegerLookup",
+    "Hashing",
+    "HashedCrossing",
+    "TextVectorization",
 ]
