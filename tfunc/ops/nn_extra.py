@@ -401,6 +401,10 @@ def _sampler_impl(xp, true_classes, num_true, num_sampled, unique, range_max, di
     """(sampled candidates, expected counts of the true classes, of the sampled ones).  With
     ``unique``, draws (in vectorized chunks) until ``num_sampled`` distinct classes came; a
     class's expected count is then ``1 - (1 - p)^tries``, else ``num_sampled * p``."""
+    if true_classes.ndim != 2 or true_classes.shape[1] != num_true:  # dims unknown while tracing
+        raise InvalidArgumentError(
+            f"candidate sampler: true_classes must be [batch, num_true={num_true}], got shape {true_classes.shape}."
+        )
     rng = gen.get(np)  # on the host, as TensorFlow's samplers
     p = _probabilities(distribution, range_max, unigrams, distortion, num_reserved_ids)
     if unique and num_sampled > np.count_nonzero(p):
