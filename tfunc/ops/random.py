@@ -95,8 +95,8 @@ def _truncated_normal_impl(xp, *dims, shape, dtype, mean, stddev, gen):
     ft = np.float64 if dtype is D.float64 else np.float32
     r = rng.standard_normal(size=shape, dtype=ft)
     bad = xp.abs(r) > 2
-    while bool(bad.any()):  # resample beyond two standard deviations, as TensorFlow
-        r = xp.where(bad, rng.standard_normal(size=shape, dtype=ft), r)
+    while bool(bad.any()):  # redraw the values beyond two standard deviations, as TensorFlow
+        r[bad] = rng.standard_normal(size=int(bad.sum()), dtype=ft)
         bad = xp.abs(r) > 2
     return (r * stddev + mean).astype(dtype._np, copy=False)
 
