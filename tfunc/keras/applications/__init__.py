@@ -6,9 +6,12 @@ of a weights file, and ``decode_predictions`` needs ``imagenet_utils.CLASS_INDEX
 
 from . import (
     densenet,
+    efficientnet,
+    efficientnet_v2,
     imagenet_utils,
     mobilenet,
     mobilenet_v2,
+    mobilenet_v3,
     resnet,
     resnet50,
     resnet_v2,
@@ -16,8 +19,28 @@ from . import (
     vgg19,
 )
 from .densenet import DenseNet121, DenseNet169, DenseNet201
+from .efficientnet import (
+    EfficientNetB0,
+    EfficientNetB1,
+    EfficientNetB2,
+    EfficientNetB3,
+    EfficientNetB4,
+    EfficientNetB5,
+    EfficientNetB6,
+    EfficientNetB7,
+)
+from .efficientnet_v2 import (
+    EfficientNetV2B0,
+    EfficientNetV2B1,
+    EfficientNetV2B2,
+    EfficientNetV2B3,
+    EfficientNetV2L,
+    EfficientNetV2M,
+    EfficientNetV2S,
+)
 from .mobilenet import MobileNet
 from .mobilenet_v2 import MobileNetV2
+from .mobilenet_v3 import MobileNetV3Large, MobileNetV3Small
 from .resnet import ResNet50, ResNet101, ResNet152
 from .resnet_v2 import ResNet50V2, ResNet101V2, ResNet152V2
 from .vgg16 import VGG16
@@ -25,9 +48,12 @@ from .vgg19 import VGG19
 
 __all__ = [
     "densenet",
+    "efficientnet",
+    "efficientnet_v2",
     "imagenet_utils",
     "mobilenet",
     "mobilenet_v2",
+    "mobilenet_v3",
     "resnet",
     "resnet50",
     "resnet_v2",
@@ -36,8 +62,25 @@ __all__ = [
     "DenseNet121",
     "DenseNet169",
     "DenseNet201",
+    "EfficientNetB0",
+    "EfficientNetB1",
+    "EfficientNetB2",
+    "EfficientNetB3",
+    "EfficientNetB4",
+    "EfficientNetB5",
+    "EfficientNetB6",
+    "EfficientNetB7",
+    "EfficientNetV2B0",
+    "EfficientNetV2B1",
+    "EfficientNetV2B2",
+    "EfficientNetV2B3",
+    "EfficientNetV2S",
+    "EfficientNetV2M",
+    "EfficientNetV2L",
     "MobileNet",
     "MobileNetV2",
+    "MobileNetV3Small",
+    "MobileNetV3Large",
     "ResNet50",
     "ResNet101",
     "ResNet152",
