@@ -1,4 +1,4 @@
-"""keras.ops functions of Keras 3.15 tfunc lacked: eig, lu_factor, jvp, nextafter, rearrange,
+"""keras.ops functions of Keras 3.15 tfunc lacked: eig, lu_factor, jvp, nextafter, rearrange, fold,
 vectorize (expected values from Keras 3.15 on TensorFlow 2.21, or analytic)."""
 
 import numpy as np
@@ -103,3 +103,62 @@ def test_vectorize(traced):
         matvec(x[0], x[0])
     with pytest.raises(ValueError, match="does not match core dimensions"):
         ops.vectorize(lambda v: v, signature="(n)->()")(x)
+
+
+def _col2im_reference(cols, output_size, k, d, p, s):
+    """PyTorch's Fold written as loops: every block element added to its padded cell."""
+    n, ckk, _ = cols.shape
+    c = ckk // (k[0] * k[1])
+    hp, wp = output_size[0] + 2 * p[0], output_size[1] + 2 * p[1]
+    bh, bw = (hp - d[0] * (k[0] - 1) - 1) // s[0] + 1, (wp - d[1] * (k[1] - 1) - 1) // s[1] + 1
+    out = np.zeros((n, c, hp, wp), cols.dtype)
+    blocks = cols.reshape(n, c, k[0], k[1], bh * bw)
+    for i in range(k[0]):
+        for j in range(k[1]):
+            for b in range(bh * bw):
+                r, q = (b // bw) * s[0] + i * d[0], (b % bw) * s[1] + j * d[1]
+                out[:, :, r, q] += blocks[:, :, i, j, b]
+    return out[:, :, p[0] : p[0] + output_size[0], p[1] : p[1] + output_size[1]]
+
+
+FOLD_CASES = [
+    ((2, 3, 5, 7), (2, 2), (1, 1), (0, 0), (1, 1)),
+    ((1, 2, 6, 5), (2, 3), (1, 2), (1, 2), (2, 1)),
+    ((2, 1, 4, 4), (3, 3), (1, 1), (1, 1), (1, 1)),
+    ((1, 2, 7, 7), (3, 3), (2, 2), (0, 0), (2, 2)),
+]
+
+
+@pytest.mark.parametrize("shape, k, d, p, s", FOLD_CASES)
+def test_fold_is_col2im_and_the_adjoint_of_unfold(shape, k, d, p, s):
+    ops = tf.keras.ops
+    rng = np.random.default_rng(3)
+    kw = dict(kernel_size=k, dilation=d, padding=p, stride=s)
+    length = ops.unfold(np.zeros(shape, np.float32), **kw).shape[2]
+    cols = rng.standard_normal((shape[0], shape[1] * k[0] * k[1], length)).astype(np.float32)
+    want = _col2im_reference(cols, shape[2:], k, d, p, s)
+    np.testing.assert_allclose(ops.fold(cols, shape[2:], **kw).numpy(), want, rtol=1e-5, atol=1e-5)
+    traced = tf.function(lambda c: ops.fold(c, shape[2:], **kw))
+    np.testing.assert_allclose(traced(cols).numpy(), want, rtol=1e-5, atol=1e-5)
+    # the adjoint: the gradient of <fold(cols), w> with respect to cols is unfold(w)
+    w = rng.standard_normal(shape).astype(np.float32)
+    c = tf.constant(cols)
+    with tf.GradientTape() as tape:
+        tape.watch(c)
+        y = tf.reduce_sum(ops.fold(c, shape[2:], **kw) * w)
+    np.testing.assert_allclose(tape.gradient(y, c).numpy(), ops.unfold(w, **kw).numpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_fold_refuses_a_block_count_that_does_not_fit():
+    with pytest.raises(ValueError, match="number of blocks"):
+        tf.keras.ops.fold(np.zeros((1, 4, 5), np.float32), (4, 4), kernel_size=2, stride=2)
+
+
+def test_rearrange_axis_lengths_reach_a_functional_model_and_its_archive(tmp_path):
+    i = keras.Input((6, 4))
+    model = keras.Model(i, ops.rearrange(i, "b (h w) c -> b h w c", h=3))
+    assert model.output_shape == (None, 3, 2, 4)
+    x = np.random.default_rng(0).standard_normal((2, 6, 4)).astype(np.float32)
+    np.testing.assert_array_equal(model(x).numpy(), x.reshape(2, 3, 2, 4))
+    model.save(tmp_path / "m.keras")
+    np.testing.assert_array_equal(keras.models.load_model(tmp_path / "m.keras")(x).numpy(), x.reshape(2, 3, 2, 4))

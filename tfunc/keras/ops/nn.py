@@ -4,6 +4,8 @@ lower-case padding, one kernel layout for every rank) on tfunc's ops."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from ...api import (
     array_composites,
     array_ops,
@@ -16,6 +18,7 @@ from ...api import (
     nn_composites,
     nn_ops,
     reduction_ops,
+    segment_ops,
     sort_ops,
 )
 from ...core import dtypes as D
@@ -82,6 +85,7 @@ __all__ = [
     "tanh_shrink",
     "threshold",
     "unfold",
+    "fold",
 ]
 
 
@@ -538,6 +542,35 @@ def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
     patches = array_ops.reshape(patches, [n if n is not None else -1, -1, k[0], k[1], c])  # (N, L, kH, kW, C)
     patches = array_ops.transpose(patches, [0, 4, 2, 3, 1])  # (N, C, kH, kW, L)
     return array_ops.reshape(patches, [n if n is not None else -1, c * k[0] * k[1], -1])
+
+
+def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """PyTorch's Fold (col2im), the adjoint of :func:`unfold`: ``(N, C*kH*kW, L)`` blocks summed
+    into ``(N, C, oH, oW)`` where they overlap.  The target cell of every block element is
+    computed in NumPy from the static sizes; the sum is one unsorted segment sum."""
+    t = convert_to_tensor(x)
+    o, k, d, p, s = (_tuple(v, 2) for v in (output_size, kernel_size, dilation, padding, stride))
+    if t.shape.rank != 3:
+        raise ValueError(f"fold: `x` must be 3-D (N, C*kH*kW, L), got shape {t.shape}.")
+    n, ckk, length = t.shape
+    if ckk is None or ckk % (k[0] * k[1]):
+        raise ValueError(f"fold: x.shape[1]={ckk} must be a multiple of kH*kW={k[0] * k[1]}.")
+    c = ckk // (k[0] * k[1])
+    hp, wp = o[0] + 2 * p[0], o[1] + 2 * p[1]
+    blocks = [(size - dil * (kk - 1) - 1) // st + 1 for size, kk, dil, st in zip((hp, wp), k, d, s)]
+    if min(blocks) < 1 or (length is not None and length != blocks[0] * blocks[1]):
+        raise ValueError(
+            f"fold: x.shape[2]={length} must equal the number of blocks {blocks[0]}*{blocks[1]} for "
+            f"output_size={o}, kernel_size={k}, dilation={d}, padding={p}, stride={s}."
+        )
+    rows = np.arange(k[0])[:, None, None, None] * d[0] + np.arange(blocks[0])[None, None, :, None] * s[0]
+    cols = np.arange(k[1])[None, :, None, None] * d[1] + np.arange(blocks[1])[None, None, None, :] * s[1]
+    cell = (rows * wp + cols).reshape(-1)  # (kH, kW, bH, bW): the padded cell of each block element
+    batch = n if n is not None else -1
+    blocks_first = array_ops.transpose(array_ops.reshape(t, [batch, c, cell.size]), [2, 0, 1])  # (kH*kW*L, N, C)
+    summed = segment_ops.unsorted_segment_sum(blocks_first, cell, hp * wp)  # (Hp*Wp, N, C)
+    image = array_ops.reshape(array_ops.transpose(summed, [1, 2, 0]), [batch, c, hp, wp])
+    return image[:, :, p[0] : p[0] + o[0], p[1] : p[1] + o[1]]
 
 
 # --- adaptive pooling -----------------------------------------------------------------------------------

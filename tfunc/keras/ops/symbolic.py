@@ -75,7 +75,9 @@ def _arguments(fn, config: dict, operands: tuple, kwargs: dict):
         if p.kind is inspect.Parameter.VAR_POSITIONAL:
             args += rest
             rest = []
-        elif p.kind is inspect.Parameter.VAR_KEYWORD or name in kwargs:
+        elif p.kind is inspect.Parameter.VAR_KEYWORD:
+            by_name.update(config.get(name, {}))  # rearrange's axis lengths (h=3)
+        elif name in kwargs:
             continue
         elif name in config and rest:
             args.append(config[name])
