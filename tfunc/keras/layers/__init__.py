@@ -13,6 +13,7 @@ later traces reuse them.  The built-in layers follow the dtype policy
 from . import operators  # noqa: F401  (registers the layers behind operators on KerasTensors)
 from .activation_layers import ELU, LeakyReLU, PReLU, ReLU, Softmax
 from .attention import AdditiveAttention, Attention, MultiHeadAttention
+from .audio_preprocessing import MelSpectrogram, STFTSpectrogram
 from .base import Layer, reset_layer_names
 from .bidirectional import Bidirectional
 from .convolutional import (
@@ -33,6 +34,22 @@ from .convolutional import (
 from .core import Activation, Dense, Embedding, Lambda
 from .einsum_dense import EinsumDense, Identity
 from .hashing import HashedCrossing, Hashing
+from .image_augmentation import (
+    AutoContrast,
+    Equalization,
+    RandomColorDegeneration,
+    RandomColorJitter,
+    RandomErasing,
+    RandomGaussianBlur,
+    RandomGrayscale,
+    RandomHue,
+    RandomInvert,
+    RandomPosterization,
+    RandomSaturation,
+    RandomSharpness,
+    Solarization,
+)
+from .image_mixing import AugMix, CutMix, MixUp, Pipeline, RandAugment, RandomPerspective, RandomShear
 from .image_preprocessing import (
     CategoryEncoding,
     CenterCrop,
@@ -269,4 +286,26 @@ __all__ = [
     "Hashing",
     "HashedCrossing",
     "TextVectorization",
+    "RandomGrayscale",
+    "RandomHue",
+    "RandomSaturation",
+    "RandomSharpness",
+    "RandomPosterization",
+    "RandomColorDegeneration",
+    "RandomInvert",
+    "RandomGaussianBlur",
+    "RandomErasing",
+    "RandomColorJitter",
+    "Solarization",
+    "AutoContrast",
+    "Equalization",
+    "RandomShear",
+    "RandomPerspective",
+    "MixUp",
+    "CutMix",
+    "AugMix",
+    "RandAugment",
+    "Pipeline",
+    "MelSpectrogram",
+    "STFTSpectrogram",
 ]
