@@ -244,8 +244,7 @@ def expand_dims(input, axis, name=None):
         if not -rank - 1 <= axis <= rank:
             raise InvalidArgumentError(f"expand_dims: axis {axis} out of range for rank {rank}.")
         axis = axis % (rank + 1)
-    elif axis < 0:
-        raise ValueError("expand_dims with a negative axis needs a known rank.")
+    # (an unknown rank keeps a negative axis: NumPy resolves it when the graph runs)
     return call(expand_dims_op, (x,), {"axis": axis})
 
 

@@ -11,7 +11,9 @@ import numpy as np
 
 from ..core.errors import IncompatibleShapesError
 from ..eager.convert import constant
+from ..eager.dispatch import call
 from ..eager.tensor import EagerTensor, Tensor
+from ..ops import math as M
 from . import array_composites, array_ops, math_ops, nn_ops, slicing, variables
 
 
@@ -30,25 +32,45 @@ def _logical_or_bitwise(logical, bitwise):
     return op
 
 
+def _mul(x, y):
+    """``x * y``: logical_and on bools, as TensorFlow's operator (its Mul op takes no bool)."""
+    x, y = math_ops._operands(x, y)
+    return call(M.logical_and_op if x.dtype.is_bool else M.multiply_op, (x, y))
+
+
 # ``==`` and ``!=`` (not tf.equal) are TensorFlow's Equal with incompatible_shape_error=False:
-# operands whose static shapes do not broadcast compare as a whole, to a scalar False (True).
-# Caught from inference, so the common path pays nothing (run-time shapes still raise).
+# operands whose shapes do not broadcast compare as a whole, to a scalar False (True).  Static
+# shapes that do not broadcast are caught from inference, so the common path pays nothing;
+# shapes that may not broadcast at run time (unknown dims while tracing) take the loose op,
+# which decides when the function runs.
 def _eq(self, other):
     if other is None:
         return False
-    try:
-        return math_ops.equal(self, other)
-    except IncompatibleShapesError:
-        return constant(False)
+    return _compare(M.equal_op, M.loose_equal_op, self, other, False)
 
 
 def _ne(self, other):
     if other is None:
         return True
+    return _compare(M.not_equal_op, M.loose_not_equal_op, self, other, True)
+
+
+def _compare(strict, loose, x, y, mismatch):
+    x, y = math_ops._operands(x, y)
+    if (x._is_symbolic or y._is_symbolic) and _may_not_broadcast(x.shape._dims, y.shape._dims):
+        return call(loose, (x, y))
     try:
-        return math_ops.not_equal(self, other)
+        return call(strict, (x, y))
     except IncompatibleShapesError:
-        return constant(True)
+        return constant(mismatch)
+
+
+def _may_not_broadcast(a, b) -> bool:
+    """Whether static shapes ``a`` and ``b`` (None: unknown rank) leave broadcasting to the
+    run-time shapes: an unknown dim against anything but 1 (known pairs are checked now)."""
+    if a is None or b is None:
+        return True
+    return any((da is None or db is None) and da != 1 and db != 1 for da, db in zip(reversed(a), reversed(b)))
 
 
 def _invert(self):
@@ -68,7 +90,7 @@ def _matmul(x, y):
 _BINARY = {
     "add": math_ops.add,
     "sub": math_ops.subtract,
-    "mul": math_ops.multiply,
+    "mul": _mul,
     "truediv": math_ops.divide,
     "floordiv": math_ops.floordiv,
     "mod": math_ops.floormod,

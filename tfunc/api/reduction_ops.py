@@ -2,8 +2,9 @@
 and cumulative sums/products.  The ops are defined in :mod:`tfunc.ops.reduction`,
 their gradients in :mod:`tfunc.autodiff.reduction_grad`.
 
-Attrs: ``axis`` (``None`` = all, else a sorted tuple of non-negative axes) and
-``keepdims``.  Integer reductions keep the input dtype, as in TensorFlow.
+Attrs: ``axis`` (``None`` = all, else a sorted tuple of non-negative axes; a negative one
+only where the rank is unknown while tracing) and ``keepdims``.  Integer reductions keep the
+input dtype, as in TensorFlow.
 """
 
 from __future__ import annotations
@@ -11,11 +12,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import dtypes as D
-from ..eager.convert import convert_to_tensor
+from ..eager.convert import constant, convert_to_tensor
 from ..eager.dispatch import call
 from ..eager.tensor import EagerTensor, Tensor
-from ..ops.array import reshape_op
+from ..ops.array import size_op, squeeze_op
 from ..ops.infer import normalize_axes, normalize_axis
+from ..ops.math import add_op, equal_op, negative_op, where_op
 from ..ops.reduction import (
     argmax_op,
     argmin_op,
@@ -56,37 +58,61 @@ def _static_axis(axis, name):
     return [int(a) for a in axis]
 
 
-def _one_element(x, axes, keepdims):
-    """``x`` reshaped to the reduced shape when the reduced axes hold one element, known from
-    the static shape, else None: TensorFlow's float sum and mean then copy the value (a sum
-    from +0 would turn -0.0 into +0.0).  Decided from static shapes: once while tracing, and
-    by a few comparisons per eager call."""
+def _one_element(op, x, axes, keepdims):
+    """TensorFlow's float sum and mean copy the value when the reduced axes hold one element (a
+    sum from +0 would turn -0.0 into +0.0): ``x`` squeezed when the static shape says so, a
+    choice made when the graph runs when only the run-time shape can tell, else None (the plain
+    reduction).  Decided from static shapes: once while tracing, and by a few comparisons per
+    eager call."""
     dims = x._value.shape if isinstance(x, EagerTensor) else x.shape._dims  # (an eager shape: no TensorShape)
-    if dims is None:
-        return None
+    if dims is None or axes is None:
+        return _copies_one_at_run_time(op, x, axes, keepdims)
+    known = True
     for a in axes:  # (a plain loop: this runs on every eager sum)
-        if dims[a] != 1:
-            return None
-    if not (x.dtype.is_floating or x.dtype.is_complex):
-        return None
-    out = (
-        tuple(1 if i in axes else d for i, d in enumerate(dims))
-        if keepdims
-        else tuple(d for i, d in enumerate(dims) if i not in axes)
-    )
-    if None in out:
-        return None
-    return x if out == dims else call(reshape_op, (x,), {"shape": out})
+        d = dims[a]
+        if d != 1:
+            if d is not None:
+                return None
+            known = False
+    if not known:
+        return _copies_one_at_run_time(op, x, axes, keepdims)
+    return x if keepdims or not axes else call(squeeze_op, (x,), {"axis": axes})
+
+
+def _copies_one_at_run_time(op, x, axes, keepdims):
+    """The reduction with -0.0 as its start, ``-op(-x)`` (negation commutes with rounding),
+    which copies a single element; then + -0.0 (a no-op) where the reduced axes held one
+    element, else + 0.0, which turns the -0.0 of an all -0.0 sum back into TensorFlow's +0.0
+    and changes nothing else."""
+    s = call(negative_op, (call(op, (call(negative_op, (x,)),), {"axis": axes, "keepdims": bool(keepdims)}),))
+    count = {"out_type": D.int64}
+    one = call(equal_op, (call(size_op, (x,), count), call(size_op, (s,), count)))
+    zero = np.zeros((), x.dtype._np)
+    return call(add_op, (s, call(where_op, (one, constant(np.negative(zero)), constant(zero)))))
+
+
+def _axes(axis, rank, op):
+    """The reduced axes as a sorted tuple: non-negative, except for the negative axes of a tensor
+    whose rank is known only when the graph runs, which NumPy resolves then."""
+    axes = normalize_axes(axis, rank, op)
+    if axes is None and axis is not None:
+        axes = tuple(sorted([axis] if isinstance(axis, int) else axis))
+        if sum(a < 0 for a in axes) > 1:
+            # the gradient puts the reduced axes back one by one, by position from the end
+            # for a negative one: a second would land in the wrong place
+            raise ValueError(
+                f"{op}: several negative axes {axes} need a tensor of known rank while tracing "
+                "(give the function an input_signature with a known rank, or use one negative axis)."
+            )
+    return axes
 
 
 def _reduce_fn(op, copies_one_element=False):
     def fn(input_tensor, axis=None, keepdims=False, name=None):
         x = convert_to_tensor(input_tensor)
-        axes = normalize_axes(_static_axis(axis, op.name), x.shape.rank, name or op.name)
-        if axes is None and axis is not None:
-            raise TypeError(f"{op.name}: negative axes need a tensor of known rank.")
-        if copies_one_element and axes is not None:
-            y = _one_element(x, axes, keepdims)
+        axes = _axes(_static_axis(axis, op.name), x.shape.rank, name or op.name)
+        if copies_one_element and (x.dtype.is_floating or x.dtype.is_complex):
+            y = _one_element(op, x, axes, keepdims)
             if y is not None:
                 return y
         return call(op, (x,), {"axis": axes, "keepdims": bool(keepdims)})

@@ -305,8 +305,7 @@ class Variable:
             value = self._value
         if value is None:
             raise FailedPreconditionError(f"Variable {self._name!r} has not been initialized yet.")
-        v = value.numpy()
-        return v.copy() if isinstance(v, np.ndarray) else v
+        return value.numpy()  # a copy, as TensorFlow's: writing into it leaves the variable unchanged
 
     def __array__(self, dtype=None, copy=None):
         return np.asarray(self.numpy(), dtype=dtype)

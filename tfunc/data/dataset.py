@@ -686,7 +686,7 @@ def _single_element_loop(dataset):
 
 
 def _to_numpy(t):
-    v = t.numpy()
+    v = np.asarray(t)  # read-only, as TensorFlow's as_numpy_iterator: no copy per element
     return v[()] if isinstance(v, np.ndarray) and v.ndim == 0 else v
 
 
@@ -811,7 +811,7 @@ class _GeneratorDataset(Dataset):
     def _elements(self):
         spec = self._signature
         flat_specs = nest.flatten(spec)
-        for value in self._generator(*[_to_numpy(a) for a in self._args]):
+        for value in self._generator(*[a.numpy() for a in self._args]):  # writable copies, as TensorFlow's
             parts = _flatten_up_to(spec, value)
             if parts is None:
                 raise TypeError(

@@ -14,7 +14,7 @@ from ..core.shapes import format_shape
 
 
 def _numpy_text(t, is_repr: bool) -> str:
-    v = t.numpy()
+    v = np.asarray(t)[()]  # read without a copy; a NumPy scalar for a 0-d tensor
     if isinstance(v, (bytes, np.bytes_)):
         text = repr(bytes(v))
     elif isinstance(v, np.ndarray) and v.ndim > 0:

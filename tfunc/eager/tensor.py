@@ -151,20 +151,30 @@ class EagerTensor(Tensor):
 
     # --- values --------------------------------------------------------------
     def numpy(self):
-        """The value as NumPy (a copy from the GPU; the host array itself on the CPU); a
-        scalar tensor gives a NumPy scalar, as in TensorFlow."""
+        """A copy of the value as NumPy, as TensorFlow's: writing into it leaves the tensor (and a
+        function's constants, which its results may be) unchanged. A scalar tensor gives a NumPy
+        scalar, as in TensorFlow. ``np.asarray(t)`` reads without copying."""
         v = self._value
         if _on_gpu(v):
-            v = v.get()
+            v = v.get()  # already a host copy of its own
+        elif isinstance(v, np.ndarray) and v.ndim:
+            return v.copy()
         if isinstance(v, np.ndarray) and v.ndim == 0:
             return v[()]  # a NumPy scalar (np.int32(3), bytes), as TensorFlow's: hashable
         return v
 
     def __array__(self, dtype=None, copy=None):
-        v = self.numpy()
-        a = np.asarray(v, dtype=dtype)
+        v = self._value
+        if _on_gpu(v):
+            return np.asarray(v.get(), dtype=dtype)  # a host copy of its own: writable
         if copy:
-            a = a.copy()
+            return np.array(v, dtype=dtype)
+        a = np.asarray(v, dtype=dtype)
+        if a is v:
+            # the tensor's own buffer, shared as TensorFlow's ``np.asarray(t)`` shares it, and
+            # read-only as TensorFlow's: a write raises instead of changing the tensor
+            a = a.view()
+            a.flags.writeable = False
         return a
 
     def __dlpack__(self, *args, **kwargs):
@@ -224,7 +234,7 @@ class EagerTensor(Tensor):
         return printing.tensor_str(self)
 
     def __reduce__(self):
-        return (_unpickle, (self.numpy(), self._dtype.name))
+        return (_unpickle, (np.asarray(self), self._dtype.name))  # no copy: pickling only reads
 
 
 def _unpickle(value, dtype_name):

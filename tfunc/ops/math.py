@@ -691,8 +691,9 @@ add_op = _def_binary(
 subtract_op = _def_binary(
     "subtract", "subtract", allowed=NUMERIC | COMPLEX, cuda="out0 = in0 - in1", dtypes=_FI + [D.complex128]
 )
+# TensorFlow's Mul takes no bool (its ``*`` operator is logical_and there: tfunc.api.operators)
 multiply_op = _def_binary(
-    "multiply", "multiply", allowed=NUMERIC_BOOL | COMPLEX, cuda="out0 = in0 * in1", dtypes=_FI + [D.complex64]
+    "multiply", "multiply", allowed=NUMERIC | COMPLEX, cuda="out0 = in0 * in1", dtypes=_FI + [D.complex64]
 )
 
 
@@ -819,6 +820,7 @@ truncatemod_op = _def_binary(
     "truncatemod",
     impl=_truncatemod_impl,
     ref=np.fmod,
+    allowed=FLOATS | {D.int32, D.int64},  # TensorFlow's TruncateMod
     domains=("any", "nonzero"),
     cuda="out0 = tf_truncatemod(in0, in1)",
     host_sync="integer",
@@ -868,6 +870,7 @@ pow_op = _def_binary(
     "pow",
     impl=_pow_impl,
     ref=np.power,
+    allowed=REAL_SIGNED,  # TensorFlow's Pow: no unsigned integers
     domains=("positive", "small"),
     cuda="out0 = tf_pow(in0, in1)",
     host_sync="integer",
@@ -898,6 +901,7 @@ squared_difference_op = _def_binary(
     "squared_difference",
     impl=lambda xp, x, y, out=None: xp.square(xp.subtract(x, y, out=out), out=out),
     ref=lambda x, y: np.square(x - y),
+    allowed=FLOATS | {D.int32, D.int64},  # TensorFlow's SquaredDifference (complex aside)
     cuda="out0 = (in0 - in1) * (in0 - in1)",
 )
 
@@ -945,6 +949,66 @@ def _def_compare(name, ufunc, cuda, allowed=NUMERIC_BOOL | {D.string}, dtypes=_F
 _EQ_ALLOWED = NUMERIC_BOOL | COMPLEX | {D.string}
 equal_op = _def_compare("equal", "equal", "out0 = in0 == in1", _EQ_ALLOWED, _FI + [D.complex64])
 not_equal_op = _def_compare("not_equal", "not_equal", "out0 = in0 != in1", _EQ_ALLOWED, _FI + [D.complex64])
+
+
+def _def_loose_compare(strict, mismatch):
+    """``==``/``!=`` on operands whose shapes may not broadcast at run time (unknown dims while
+    tracing): TensorFlow's Equal/NotEqual with ``incompatible_shape_error=False``, whose
+    operands then compare as a whole, to one scalar ``mismatch``.  Not elementwise (the
+    output's rank depends on the run-time shapes), so never fused; the operators use it
+    only where the static shapes leave the question open."""
+
+    def infer(specs, attrs):
+        try:
+            (out,) = strict.infer(specs, attrs)  # the dtype checks, and the broadcast shape
+        except IncompatibleShapesError:
+            return (Spec((), D.bool),)
+        a, b = specs[0].shape, specs[1].shape
+        if a is None or b is None:
+            return (Spec(None, D.bool),)
+        for da, db in zip(reversed(a), reversed(b)):
+            # TensorFlow's shape function: an unknown dim against a known one other than 1
+            # may not broadcast, and the shape is unknown; against 1 or unknown, it is kept
+            if (da is None) != (db is None) and (db if da is None else da) != 1:
+                return (Spec(None, D.bool),)
+        return (out,)
+
+    def impl(xp, x, y):
+        if x.shape != y.shape:
+            try:
+                np.broadcast_shapes(x.shape, y.shape)
+            except ValueError:
+                return xp.asarray(mismatch)
+        return getattr(xp, strict.ufunc)(x, y)
+
+    def ref(x, y):
+        try:
+            return getattr(np, strict.ufunc)(x, y)
+        except ValueError:  # NumPy's "operands could not be broadcast together"
+            return np.asarray(mismatch)
+
+    def samples(rng):
+        f, s = D.float32, D.string
+        return [
+            S.Sample((S.draw(rng, (2, 3), f), S.draw(rng, (3,), f)), note="broadcast"),
+            S.Sample((S.draw(rng, (3,), f), S.draw(rng, (2,), f)), note="shapes that do not broadcast"),
+            S.Sample((S.draw(rng, (2,), s), S.draw(rng, (3, 1, 4), s)), note="strings that do not broadcast"),
+        ]
+
+    return register(
+        OpDef(
+            name=f"loose_{strict.name}",
+            kind="other",
+            infer=infer,
+            impl=impl,
+            ref=ref,
+            samples=samples,
+        )
+    )
+
+
+loose_equal_op = _def_loose_compare(equal_op, False)
+loose_not_equal_op = _def_loose_compare(not_equal_op, True)
 less_op = _def_compare("less", "less", "out0 = in0 < in1", NUMERIC)
 less_equal_op = _def_compare("less_equal", "less_equal", "out0 = in0 <= in1", NUMERIC)
 greater_op = _def_compare("greater", "greater", "out0 = in0 > in1", NUMERIC)

@@ -1,7 +1,8 @@
 """Reduction op definitions: ``reduce_sum/mean/max/min/prod/any/all/logsumexp``,
 ``argmax/argmin``, and cumulative sums/products.
 
-Attrs: ``axis`` (``None`` = all, else a sorted tuple of non-negative axes) and
+Attrs: ``axis`` (``None`` = all, else a sorted tuple of non-negative axes; a negative one
+only where the rank is unknown while tracing, resolved by NumPy at run time) and
 ``keepdims``.  Integer reductions keep the input dtype, as in TensorFlow.
 """
 
@@ -25,6 +26,8 @@ def _reduced_shape(shape, axes, keepdims):
         return None
     if axes is None:
         axes = tuple(range(len(shape)))
+    elif axes and axes[0] < 0:  # (sorted) negative where the rank was unknown while tracing: an array's shape here
+        axes = [a % len(shape) for a in axes]
     if keepdims:
         return tuple(1 if i in axes else d for i, d in enumerate(shape))
     return tuple(d for i, d in enumerate(shape) if i not in axes)

@@ -83,9 +83,7 @@ def _array(v):
         return None
     if isinstance(v, Variable):
         v = v.numpy()
-    elif isinstance(v, Tensor):
-        v = v.numpy()
-    a = np.asarray(v)
+    a = np.asarray(v)  # a tensor's own buffer, read-only: no copy of the data (batches are copies)
     if a.dtype == np.float64:
         a = a.astype(np.float32)
     if a.ndim == 0:

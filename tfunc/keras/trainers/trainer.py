@@ -65,7 +65,7 @@ def _in_strategy_scope(method):
 
 
 def _concat(parts):
-    arrays = [_to_numpy(p) for p in parts]
+    arrays = [np.asarray(p) for p in parts]  # no copy: concatenated below
     if arrays[0].ndim == 0:
         return np.stack(arrays)
     return np.concatenate(arrays, axis=0)
@@ -659,7 +659,7 @@ class Trainer:
             # execution ran (``steps_per_execution``), concatenated
             callbacks.on_predict_batch_end(
                 end,
-                {"outputs": nest.map_structure(lambda *xs: np.concatenate([_to_numpy(x) for x in xs]), *step_outputs)},
+                {"outputs": nest.map_structure(lambda *xs: np.concatenate([np.asarray(x) for x in xs]), *step_outputs)},
             )
             if self.stop_predicting:
                 break
