@@ -1219,6 +1219,23 @@ def _sparse_xent(labels, logits):
     return loss, (grad - onehot).astype(logits.dtype)
 
 
+def _loose_compare(ufunc, x, y, mismatch):
+    """``==``/``!=`` of operands whose shapes may not broadcast: one scalar ``mismatch`` then."""
+    try:
+        return ufunc(x, y)
+    except ValueError:
+        return np.asarray(mismatch)
+
+
+def _dense_xent(logits, labels):
+    """(loss, softmax - labels), TensorFlow's kernel: the backprop output ignores what the labels sum to."""
+    if not logits.size:
+        return np.zeros(logits.shape[:-1], logits.dtype), np.zeros(logits.shape, logits.dtype)
+    lsm = _log_softmax(logits, -1)
+    loss = -np.sum(labels * lsm, axis=-1, dtype=logits.dtype)
+    return loss.astype(logits.dtype), (np.exp(lsm) - labels).astype(logits.dtype)
+
+
 def _split(x, axis, sizes):
     d = x.shape[axis]
     if None in sizes:  # equal parts of a dimension unknown while tracing
@@ -1369,6 +1386,8 @@ _BINARY = {
     "squared_difference": lambda x, y: np.square(x - y),
     "equal": np.equal,
     "not_equal": np.not_equal,
+    "loose_equal": lambda x, y: _loose_compare(np.equal, x, y, False),
+    "loose_not_equal": lambda x, y: _loose_compare(np.not_equal, x, y, True),
     "less": np.less,
     "less_equal": np.less_equal,
     "greater": np.greater,
@@ -1424,6 +1443,7 @@ OPS = {
     "softmax": _softmax,
     "log_softmax": _log_softmax,
     "sparse_softmax_cross_entropy_with_logits": _sparse_xent,
+    "softmax_cross_entropy_with_logits": _dense_xent,
     "reshape": lambda x, shape: np.reshape(x, shape),
     "dynamic_reshape": lambda x, shape: np.reshape(x, tuple(int(d) for d in shape.tolist())),
     "transpose": lambda x, perm: np.transpose(x, perm),

@@ -92,7 +92,10 @@ def roll(input, shift, axis, name=None):
         size = m.maximum(n, 1) if known is None else max(known, 1)
         shift_ = m.floormod(m.cast(convert_to_tensor(s), D.int64), size)
         index = m.floormod(tf_range(n, dtype=D.int64) - shift_, size)
-        x = gather(x, index, axis=a)
+        if a == 0:  # gathered along axis 1 of [1, ...]: a dense gradient (TensorFlow's), not slices
+            x = squeeze(gather(expand_dims(x, 0), index, axis=1), [0])
+        else:
+            x = gather(x, index, axis=a)
     return x
 
 

@@ -45,7 +45,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     clip = math_ops.cast(convert_to_tensor(clip_norm), norm.dtype)
     scale = clip * math_ops.minimum(math_ops.reciprocal(norm), math_ops.reciprocal(clip))
     finite = math_ops.is_finite(norm)
-    scale = math_ops.where(finite, scale, creation_ops.fill([], float("nan")) * creation_ops.ones_like(scale))
+    scale = math_ops.where(finite, scale, convert_to_tensor(float("nan"), dtype=scale.dtype))
     out = []
     for t in items:
         if t is None:

@@ -49,11 +49,13 @@ swish = silu
 
 
 def leaky_relu(features, alpha=0.2, name=None):
-    """``x`` for x > 0, ``alpha * x`` otherwise (the gradient at 0 is ``alpha``, as TF's)."""
+    """``x`` for x > 0, ``alpha * x`` otherwise (the gradient at 0 and NaN is ``alpha``, as
+    TF's).  The positive side goes through relu (the same value there) so that the gradient
+    stays connected to x: the second derivative is zeros, as TensorFlow's, not None."""
     x = convert_to_tensor(features)
     if x.dtype.is_integer:
         x = m.cast(x, "float32")
-    return m.where(m.greater(x, 0), x, x * alpha)
+    return m.where(m.greater(x, 0), m.relu(x), x * alpha)
 
 
 def softsign(features, name=None):

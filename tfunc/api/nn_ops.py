@@ -15,8 +15,16 @@ from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import call
 from ..ops.conv_variants import conv2d_transpose_op, conv3d_op, conv3d_transpose_op, depthwise_conv2d_op
 from ..ops.infer import normalize_axis
-from ..ops.nn import bias_add_op, conv2d_op, log_softmax_op, matmul_op, softmax_op, sparse_softmax_cross_entropy_op
-from .array_ops import _partial_dims, concat, shape, split, squeeze, stop_gradient
+from ..ops.nn import (
+    bias_add_op,
+    conv2d_op,
+    log_softmax_op,
+    matmul_op,
+    softmax_cross_entropy_op,
+    softmax_op,
+    sparse_softmax_cross_entropy_op,
+)
+from .array_ops import _partial_dims, broadcast_to, concat, shape, split, squeeze, stop_gradient, transpose
 from .creation_ops import zeros_like
 from .math_ops import cast, conj, exp, greater_equal, log1p, not_equal, rsqrt, squared_difference, where
 from .pooling_ops import window_arg
@@ -141,9 +149,21 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
 
 
 def softmax_cross_entropy_with_logits(labels=None, logits=None, axis=-1, name=None):
+    """-sum(labels * log_softmax(logits)) along ``axis``; its logits gradient is TensorFlow's
+    softmax(logits) - labels even where the labels do not sum to one (the op's kernel)."""
     logits = convert_to_tensor(logits)
     labels = convert_to_tensor(labels, dtype=logits.dtype)
-    return -reduce_sum(labels * log_softmax(logits, axis=axis), axis=axis)
+    if labels.shape != logits.shape:  # TensorFlow broadcasts labels of shape [classes] or [1, classes]
+        labels = broadcast_to(labels, shape(logits))
+    rank = logits.shape.rank
+    if rank is None and axis != -1:
+        raise ValueError("softmax_cross_entropy_with_logits: an axis other than -1 needs logits of known rank.")
+    ax = normalize_axis(int(axis), rank, "softmax_cross_entropy_with_logits") if rank else -1
+    if rank and ax != rank - 1:  # the op works along the last axis
+        perm = [d for d in range(rank) if d != ax] + [ax]
+        logits, labels = transpose(logits, perm), transpose(labels, perm)
+    loss, _ = call(softmax_cross_entropy_op, (logits, labels))
+    return loss
 
 
 def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):

@@ -62,10 +62,55 @@ def getitem(tensor, key):
     return call(strided_slice_op, (x, *dyn), {"spec": items})
 
 
-def strided_slice(input_, begin, end, strides=None, name=None):
-    """``tf.strided_slice`` for static begin/end/strides (no masks)."""
-    strides = strides or [1] * len(begin)
-    return getitem(input_, tuple(slice(b, e, s) for b, e, s in zip(begin, end, strides)))
+def _entries(v, what):
+    """The entries of a begin/end/strides vector: Python ints where known, else scalar tensors."""
+    known = _static_ints(v, what)
+    if known is not None:
+        return known
+    t = convert_to_tensor(v)
+    if t.shape.rank != 1 or t.shape[0] is None:
+        raise ValueError(f"strided_slice: {what} must be a vector of known length, got shape {t.shape}.")
+    return [t[i] for i in range(t.shape[0])]
+
+
+def strided_slice(
+    input_,
+    begin,
+    end,
+    strides=None,
+    begin_mask=0,
+    end_mask=0,
+    ellipsis_mask=0,
+    new_axis_mask=0,
+    shrink_axis_mask=0,
+    var=None,
+    name=None,
+):
+    """``tf.strided_slice``: entry ``i`` of begin/end/strides is ``x[begin:end:stride]`` on its
+    axis; bit ``i`` of a mask makes it ``...`` (ellipsis), a new axis, the single index
+    ``begin`` (shrink), or leaves out its begin or end, in that order of precedence."""
+    if var is not None:
+        raise ValueError("strided_slice: var (slice assignment) is not supported; use Variable[...].assign.")
+    begin, end = _entries(begin, "begin"), _entries(end, "end")
+    strides = [1] * len(begin) if strides is None else _entries(strides, "strides")
+    if not len(begin) == len(end) == len(strides):
+        raise ValueError(
+            f"strided_slice: begin, end and strides must have the same length, got {begin}, {end}, {strides}."
+        )
+    key = []
+    for i, (b, e, st) in enumerate(zip(begin, end, strides)):
+        bit = 1 << i
+        if ellipsis_mask & bit:
+            key.append(Ellipsis)
+        elif new_axis_mask & bit:
+            key.append(None)
+        elif shrink_axis_mask & bit:
+            if isinstance(st, int) and st <= 0:  # (TensorFlow's check: a positive stride is taken)
+                raise InvalidArgumentError(f"strided_slice: only stride 1 allowed on non-range indexing, got {st}.")
+            key.append(b)
+        else:
+            key.append(slice(None if begin_mask & bit else b, None if end_mask & bit else e, st))
+    return getitem(input_, tuple(key))
 
 
 def slice_(input_, begin, size, name=None):

@@ -5,6 +5,9 @@ double-VJP identity: the reverse-mode product ``g(u) = J^T u`` is linear in ``u`
 gradient of ``<g(u), tangents>`` with respect to ``u`` is ``J @ tangents``.  Every gradient
 rule of the registry is thereby also a forward-mode rule, and the result is itself recorded
 by enclosing tapes and accumulators (Hessian-vector products, forward-over-backward).
+
+A ``tf.custom_gradient`` node is the exception: as TensorFlow's, forward mode differentiates
+the ops the function ran, not its ``grad_fn`` (the node is the identity on its results here).
 """
 
 from __future__ import annotations
@@ -13,10 +16,23 @@ from ..api.creation_ops import zeros_like
 from ..api.math_ops import add_n, multiply
 from ..api.reduction_ops import reduce_sum
 from ..core import nest
+from ..core.context import ctx
 from ..eager.convert import convert_to_tensor
+from .registry import GradientRule
 from .tape import GradientTape, UnconnectedGradients
 
 __all__ = ["ForwardAccumulator"]
+
+
+def _through_primal_ops(op, *dys):
+    """A custom_gradient node's inputs are its function's results, then its arguments and
+    variable reads: the results take the upstream gradients, the rest none."""
+    return list(dys) + [None] * (len(op.inputs) - len(dys))
+
+
+# Only the accumulator's own records: a custom_gradient inside a tf.function (or a loop) keeps
+# its grad_fn there, as TensorFlow's forward mode through a function call does.
+_FORWARD_RULES = {"custom_gradient": GradientRule(_through_primal_ops, slices=True)}
 
 
 class ForwardAccumulator:
@@ -45,6 +61,7 @@ class ForwardAccumulator:
             self._primals.append(p)
             self._tangents.append(t)
         self._tape = GradientTape(persistent=True, watch_accessed_variables=False)
+        self._tape._rules = _FORWARD_RULES
         self._tape.watch(self._primals)
 
     def __enter__(self):
@@ -78,7 +95,17 @@ class ForwardAccumulator:
                 terms = [reduce_sum(multiply(g, t)) for g, t in zip(grads, self._tangents) if g is not None]
                 total = (add_n(terms) if len(terms) > 1 else terms[0]) if terms else None  # recorded too
             if total is not None:
-                result = outer.gradient(total, u)
+                try:
+                    result = outer.gradient(total, u)
+                except NotImplementedError as e:
+                    if ctx.graph is None:
+                        raise
+                    # the JVP differentiates the loop's gradient, which tfunc refuses in a function
+                    raise NotImplementedError(
+                        "tfunc's ForwardAccumulator does not compute JVPs through a while_loop (map_fn, scan, "
+                        "foldl, foldr, a Python loop over a tensor) traced inside a tf.function; TensorFlow "
+                        "does. Compute the JVP eagerly, or with a GradientTape (reverse mode)."
+                    ) from e
         if result is None and how == "zero":
             result = zeros_like(target)
         return result

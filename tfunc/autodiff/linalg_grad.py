@@ -76,6 +76,10 @@ def _einsum_grad(op, dy):
                 extra_subs.append(c)
                 extra_ops.append(_ones(dim, x.dtype))
                 have.add(c)
+        if "..." not in term and any("..." in s for s in subs):
+            # the other operands' '...' axes broadcast over input i: kept here (einsum cannot
+            # drop them), then summed out by sum_to_like
+            target = "..." + target
         g = einsum(",".join(subs + extra_subs) + "->" + target, *(operands + extra_ops))
         grads.append(sum_to_like(g, x) if g.shape != x.shape else g)
     return grads
@@ -157,8 +161,11 @@ def _cholesky_grad(op, dl):
     """With A = L L^T: phi = tril(L^T dL) with its diagonal halved; dA is the symmetric part of
     L^-T phi L^-1."""
     ell = op.outputs[0]
-    n = ell.shape[-1]
-    l_inv = triangular_solve(ell, eye(n, batch_shape=ell.shape[:-2].as_list(), dtype=ell.dtype))
+    if ell.shape.is_fully_defined():
+        ident = eye(ell.shape[-1], batch_shape=ell.shape[:-2].as_list(), dtype=ell.dtype)
+    else:  # sizes known only at run time
+        ident = set_diag(zeros_like(ell), ones_like(diag_part(ell)))
+    l_inv = triangular_solve(ell, ident)
     middle = matmul(ell, dl, transpose_a=True)
     middle = band_part(set_diag(middle, 0.5 * diag_part(middle)), -1, 0)
     g = matmul(matmul(l_inv, middle, transpose_a=True), l_inv)

@@ -42,6 +42,8 @@ no_gradient(
     "floordiv",
     "equal",
     "not_equal",
+    "loose_equal",
+    "loose_not_equal",
     "less",
     "less_equal",
     "greater",
@@ -419,6 +421,13 @@ def _cast_grad(op, dy):
     if src.is_floating and op.attrs["dtype"].is_floating:
         return [map_rows(dy, lambda x: cast(x, src))]
     return [None]
+
+
+@register_gradient("nextafter")
+def _nextafter_grad(op, dy):
+    """TensorFlow's: (dy, zeros), the result moving with x1 by one step toward x2."""
+    x1, x2 = op.inputs
+    return [sum_to_like(dy, x1), zeros_like(x2) if op.needs(1) else None]
 
 
 # --- float classification and complex parts ----------------------------------------------------

@@ -1,12 +1,13 @@
 """Gradient rules of the neural-network ops (:mod:`tfunc.ops.nn`): matmul, conv2d and conv3d
 with their two backprop ops (their second-order gradients) and transposes, bias_add, softmax,
-log-softmax and the sparse softmax cross-entropy."""
+log-softmax and the softmax cross-entropies."""
 
 from __future__ import annotations
 
 from ..api.array_ops import expand_dims, sum_to_like
+from ..api.creation_ops import zeros_like
 from ..api.math_ops import exp
-from ..api.nn_ops import matmul, softmax
+from ..api.nn_ops import log_softmax, matmul, softmax
 from ..api.reduction_ops import reduce_sum
 from ..eager.dispatch import call
 from ..ops.conv_variants import (
@@ -116,16 +117,34 @@ def _log_softmax_grad(op, dy):
     return [dy - exp(op.outputs[0]) * reduce_sum(dy, axis=ax, keepdims=True)]
 
 
-@register_gradient("sparse_softmax_cross_entropy_with_logits", inputs=(1,))
-def _sce_grad(op, dy, dbackprop=None):
+def _sce_logits_grad(op, logits, dy, dbackprop):
     """d/d logits of dy * loss is dy * backprop; of the backprop output (a second-order
-    gradient), the softmax Jacobian applied to its incoming gradient.  Labels get None."""
+    gradient), the softmax Jacobian applied to its incoming gradient."""
     grad = None if dy is None else expand_dims(dy, -1) * op.outputs[1]
     if dbackprop is not None:
-        p = softmax(op.inputs[1])
+        p = softmax(logits)
         second = p * (dbackprop - reduce_sum(dbackprop * p, axis=-1, keepdims=True))
         grad = second if grad is None else grad + second
-    return [None, grad]
+    return grad
+
+
+@register_gradient("sparse_softmax_cross_entropy_with_logits", inputs=(1,))
+def _sce_grad(op, dy, dbackprop=None):
+    """Labels get None."""
+    return [None, _sce_logits_grad(op, op.inputs[1], dy, dbackprop)]
+
+
+# inputs=(0,): the labels' rule is TensorFlow's, which leaves out what flows into the backprop
+# output, so finite differences of both outputs would not match it (tests check it against TF).
+@register_gradient("softmax_cross_entropy_with_logits", inputs=(0,))
+def _dense_sce_grad(op, dy, dbackprop=None):
+    """Labels get dy * -log_softmax(logits); as TensorFlow's rule, not what flows into the
+    backprop output (so the labels' part of a second-order gradient is zero)."""
+    logits, labels = op.inputs
+    d_labels = None
+    if op.needs(1):
+        d_labels = zeros_like(labels) if dy is None else expand_dims(dy, -1) * -log_softmax(logits)
+    return [_sce_logits_grad(op, logits, dy, dbackprop) if op.needs(0) else None, d_labels]
 
 
 # --- depthwise and transposed convolution ------------------------------------------------------

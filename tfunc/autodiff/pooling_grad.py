@@ -3,9 +3,15 @@ gradient ops (second order)."""
 
 from __future__ import annotations
 
+from ..api.creation_ops import zeros_like
 from ..eager.dispatch import call
 from ..ops import pooling as P
 from .registry import register_gradient
+
+
+def _zeros_where_needed(op):
+    """Zeros for a max-pool gradient op's x and y (they only choose where values go)."""
+    return [zeros_like(t) if op.needs(i) else None for i, t in enumerate(op.inputs[:2])]
 
 
 def _register_pool_gradients(rank):
@@ -23,15 +29,16 @@ def _register_pool_gradients(rank):
     @register_gradient(max_grad.name, inputs=(2,))
     def _max_pool_grad_grad(op, ddx):
         """Linear in dy: returns ddx read at each window's first maximum (max_pool_grad_grad,
-        as TensorFlow registers it); the input and output only choose where, so they get none."""
+        as TensorFlow registers it); the input and output only choose where, so they get
+        zeros (TensorFlow's: a second derivative of max_pool is zeros, not None)."""
         x, y, _ = op.inputs
-        return [None, None, call(max_grad_grad, (x, y, ddx), op.attrs)]
+        return [*_zeros_where_needed(op), call(max_grad_grad, (x, y, ddx), op.attrs)]
 
     @register_gradient(max_grad_grad.name, inputs=(2,))
     def _max_pool_grad_grad_grad(op, dddy):
         """Linear in ddx, the adjoint of a gather at the maxima: a scatter to them (max_pool_grad)."""
         x, y, _ = op.inputs
-        return [None, None, call(max_grad, (x, y, dddy), op.attrs)]
+        return [*_zeros_where_needed(op), call(max_grad, (x, y, dddy), op.attrs)]
 
     @register_gradient(avg_op.name)
     def _avg_pool_grad(op, dy):

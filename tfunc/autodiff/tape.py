@@ -83,6 +83,7 @@ class GradientTape:
         self._recording = False
         self._used = False
         self._complex = False  # a complex value was tracked (backprop then checks for them)
+        self._rules = None  # op name -> GradientRule used instead of the registry's (forward mode)
 
     # --- context --------------------------------------------------------------------
     def __enter__(self):
@@ -172,7 +173,13 @@ class GradientTape:
         flat_targets = [self._target_tensor(t) for t in nest.flatten(target)]
         flat_sources = nest.flatten(sources)
         if output_gradients is not None:
-            out_grads = [None if g is None else _to_tensor(g) for g in nest.flatten(output_gradients)]
+            out_grads = nest.flatten(output_gradients)
+            if any(g is None for g in out_grads):  # TensorFlow converts each entry to a tensor
+                raise ValueError(
+                    "Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a "
+                    "Tensor: output_gradients may not hold None (pass zeros for a target without one)."
+                )
+            out_grads = [_as_target_shape(_to_tensor(g), t) for g, t in zip(out_grads, flat_targets)]
             if len(out_grads) != len(flat_targets):
                 raise ValueError(f"output_gradients has {len(out_grads)} entries for {len(flat_targets)} targets.")
         else:
@@ -182,7 +189,7 @@ class GradientTape:
         # a gradient taken inside a persistent tape's context can be differentiated by it).
         self._recording = was and self._persistent
         try:
-            grads = backprop(list(self._entries), flat_targets, out_grads, self._tracked, self._complex)
+            grads = backprop(list(self._entries), flat_targets, out_grads, self._tracked, self._complex, self._rules)
         finally:
             self._recording = was
         results = []
@@ -335,6 +342,16 @@ def _to_tensor(t):
     return convert_to_tensor(t)
 
 
+def _as_target_shape(g, target):
+    """An output gradient with the target's number of elements in another shape ([1, n] for
+    [n]) is reshaped to the target's, as TensorFlow's gradients read it; others are used as
+    given (a scalar broadcasts)."""
+    gs, ts = g.shape, target.shape
+    if gs != ts and gs.is_fully_defined() and ts.is_fully_defined() and gs.num_elements() == ts.num_elements():
+        return reshape(g, ts.as_list())
+    return g
+
+
 def _add(a, b):
     """The sum of two gradients of one tensor: IndexedSlices side by side (TensorFlow's sparse
     aggregation), dense otherwise."""
@@ -352,10 +369,11 @@ def _sum(parts):
     return total
 
 
-def backprop(entries, targets, output_grads, tracked, complex_tracked=True):
+def backprop(entries, targets, output_grads, tracked, complex_tracked=True, rules=None):
     """Accumulated gradients by id(tensor), from the recorded ``entries`` back to their inputs
     (``complex_tracked``: whether a complex value was tracked, which tfunc refuses to
-    differentiate through; False skips that check)."""
+    differentiate through; False skips that check; ``rules``: op name -> GradientRule taking
+    precedence over the registry's)."""
     grads: dict = {}
     for t, g in zip(targets, output_grads):
         if id(t) not in tracked:  # the target does not depend on any source
@@ -378,7 +396,7 @@ def backprop(entries, targets, output_grads, tracked, complex_tracked=True):
                 f"'{entry.op.name}' with a complex input or output); TensorFlow does. Split the "
                 "computation into real and imaginary parts (tf.math.real/imag) to differentiate it."
             )
-        rule = gradient_rule(entry.op)
+        rule = gradient_rule(entry.op) if rules is None else rules.get(entry.op.name) or gradient_rule(entry.op)
         if rule is None:
             if entry.op.tf_name:  # TensorFlow's words, as its guides print them
                 raise LookupError(f"gradient registry has no entry for: {entry.op.tf_name}")

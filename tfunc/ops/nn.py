@@ -435,3 +435,72 @@ sparse_softmax_cross_entropy_op = register(
         ],
     )
 )
+
+
+def _dense_sce_infer(specs, attrs):
+    logits, labels = specs
+    dt = same_dtype("softmax_cross_entropy_with_logits", specs, ("logits", "labels"))
+    check_dtype("softmax_cross_entropy_with_logits", logits, FLOATS, "logits")
+    if logits.shape is not None and labels.shape is not None:
+        if len(logits.shape) != len(labels.shape) or any(
+            a is not None and b is not None and a != b for a, b in zip(logits.shape, labels.shape)
+        ):
+            raise IncompatibleShapesError(
+                f"softmax_cross_entropy_with_logits: logits and labels must be same size: logits shape "
+                f"{format_shape(logits.shape)}, labels shape {format_shape(labels.shape)}."
+            )
+    rank = logits.rank if logits.shape is not None else labels.rank
+    if rank == 0:
+        raise InvalidArgumentError("softmax_cross_entropy_with_logits: logits must have rank >= 1.")
+    shape = logits.shape if logits.shape is not None else labels.shape
+    return Spec(None if shape is None else shape[:-1], dt), Spec(shape, dt)
+
+
+def _dense_sce_impl(xp, logits, labels):
+    """(loss, backprop) along the last axis, as TensorFlow's kernel: with z = logits - max,
+    loss = sum(labels * (log(sum(exp(z))) - z)) and backprop = softmax(logits) - labels, the
+    gradient with respect to the logits whatever the labels sum to (half floats in float32)."""
+    dt = logits.dtype
+    if not logits.size:
+        return xp.zeros(logits.shape[:-1], dt), xp.zeros(logits.shape, dt)
+    wide = D.ACCUMULATE.get(dt, dt)
+    z = logits.astype(wide)
+    z -= xp.max(z, axis=-1, keepdims=True)
+    z -= xp.log(xp.sum(xp.exp(z), axis=-1, keepdims=True))  # z is now log_softmax(logits)
+    labels = labels.astype(wide)
+    loss = -xp.sum(labels * z, axis=-1)
+    xp.exp(z, out=z)
+    z -= labels
+    return loss.astype(dt, copy=False), z.astype(dt, copy=False)
+
+
+def _dense_sce_ref(logits, labels):
+    if not logits.size:
+        return np.zeros(logits.shape[:-1], logits.dtype), np.zeros(logits.shape, logits.dtype)
+    lsm = _log_softmax_ref(logits.astype(np.float64), -1)
+    loss = -np.sum(labels * lsm, axis=-1)
+    return loss.astype(logits.dtype), (np.exp(lsm) - labels).astype(logits.dtype)
+
+
+def _distributions(p):
+    """Rows summing to one: where they do not, the kernel's gradient is TensorFlow's
+    softmax - labels, not the loss's derivative, and finite differences would not match it."""
+    return (p / np.maximum(p.sum(axis=-1, keepdims=True), 1e-3)).astype(p.dtype)
+
+
+softmax_cross_entropy_op = register(
+    OpDef(
+        name="softmax_cross_entropy_with_logits",
+        kind="nn",
+        infer=_dense_sce_infer,
+        impl=_dense_sce_impl,
+        num_outputs=2,
+        ref=_dense_sce_ref,
+        tf_name="SoftmaxCrossEntropyWithLogits",
+        samples=lambda rng: [
+            S.Sample((S.draw(rng, sh, dt), _distributions(S.draw(rng, sh, dt, "positive"))))
+            for dt in (D.float32, D.float64)
+            for sh in [(5,), (2, 3), (2, 3, 4), (0, 3), (2, 0)]
+        ],
+    )
+)
