@@ -343,3 +343,16 @@ def test_affine_layers_in_fit():
 def test_affine_constructor_errors(make, error, message):
     with pytest.raises(error, match=message):
         make(tf.keras.layers)
+
+
+def test_seeded_translation_and_zoom_draw_height_and_width_independently_in_a_function():
+    # two ops with one seed draw the same numbers inside a function: height and width moved together
+    layer = tf.keras.layers.RandomTranslation(0.3, 0.3, seed=1, fill_mode="constant")
+    x = np.zeros((64, 9, 9, 1), np.float32)
+    x[:, 4, 4, 0] = 1.0
+    y = tf.function(lambda v: layer(v, training=True))(x).numpy()
+    moves = [np.subtract(np.unravel_index(np.argmax(img[..., 0]), (9, 9)), 4) for img in y]
+    assert sum(dy == dx for dy, dx in moves) < 32
+    zoom = tf.keras.layers.RandomZoom((-0.5, 0.5), (-0.5, 0.5), seed=2)
+    t = tf.function(lambda: zoom._transforms(tf.constant([64]), 9, 9))().numpy()
+    assert not np.allclose(t[:, 0], t[:, 4])  # x and y zoom factors

@@ -73,9 +73,12 @@ def _float_dtype(dtype, who):
     return dt
 
 
-def compute_fans(shape):
-    """``(fan_in, fan_out)`` of a weight shape, as Keras computes them."""
+def compute_fans(shape, input_axes=None, output_axes=None):
+    """``(fan_in, fan_out)`` of a weight shape, as Keras computes them: given both
+    ``input_axes`` and ``output_axes``, the products of those axes' sizes."""
     shape = _shape(shape)
+    if input_axes is not None and output_axes is not None:
+        return int(np.prod([shape[a] for a in input_axes])), int(np.prod([shape[a] for a in output_axes]))
     if len(shape) < 1:
         return 1, 1
     if len(shape) == 1:
@@ -219,8 +222,11 @@ class VarianceScaling(_Random):
     _MODES = ("fan_in", "fan_out", "fan_avg")
     _DISTRIBUTIONS = ("truncated_normal", "untruncated_normal", "uniform")
 
-    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None):
+    def __init__(
+        self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None, input_axes=None, output_axes=None
+    ):
         super().__init__(seed)
+        self.input_axes, self.output_axes = input_axes, output_axes
         if scale <= 0.0:
             raise ValueError(f"`scale` must be positive float. Received: scale={scale}.")
         mode = mode.lower()
@@ -238,7 +244,7 @@ class VarianceScaling(_Random):
     def __call__(self, shape, dtype=None, **kwargs):
         shape = _shape(shape)
         dt = _float_dtype(dtype, type(self).__name__)
-        fan_in, fan_out = compute_fans(shape)
+        fan_in, fan_out = compute_fans(shape, self.input_axes, self.output_axes)
         n = {"fan_in": max(1.0, fan_in), "fan_out": max(1.0, fan_out), "fan_avg": max(1.0, (fan_in + fan_out) / 2.0)}[
             self.mode
         ]
@@ -252,57 +258,53 @@ class VarianceScaling(_Random):
         return self._uniform(shape, dt, -limit, limit)
 
     def get_config(self):
-        return {"scale": self.scale, "mode": self.mode, "distribution": self.distribution, "seed": self.seed}
+        return {
+            "scale": self.scale,
+            "mode": self.mode,
+            "distribution": self.distribution,
+            "seed": self.seed,
+            "input_axes": self.input_axes,
+            "output_axes": self.output_axes,
+        }
 
 
-class GlorotUniform(VarianceScaling):
+class _FixedScaling(VarianceScaling):
+    """A VarianceScaling of fixed scale, mode and distribution: its config is the seed and the axes."""
+
+    def get_config(self):
+        return {"seed": self.seed, "input_axes": self.input_axes, "output_axes": self.output_axes}
+
+
+class GlorotUniform(_FixedScaling):
     """Uniform in ``[-limit, limit]`` with ``limit = sqrt(6 / (fan_in + fan_out))``."""
 
-    def __init__(self, seed=None):
-        super().__init__(scale=1.0, mode="fan_avg", distribution="uniform", seed=seed)
-
-    def get_config(self):
-        return {"seed": self.seed}
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        super().__init__(1.0, "fan_avg", "uniform", seed, input_axes, output_axes)
 
 
-class GlorotNormal(VarianceScaling):
-    def __init__(self, seed=None):
-        super().__init__(scale=1.0, mode="fan_avg", distribution="truncated_normal", seed=seed)
-
-    def get_config(self):
-        return {"seed": self.seed}
+class GlorotNormal(_FixedScaling):
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        super().__init__(1.0, "fan_avg", "truncated_normal", seed, input_axes, output_axes)
 
 
-class HeNormal(VarianceScaling):
-    def __init__(self, seed=None):
-        super().__init__(scale=2.0, mode="fan_in", distribution="truncated_normal", seed=seed)
-
-    def get_config(self):
-        return {"seed": self.seed}
+class HeNormal(_FixedScaling):
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        super().__init__(2.0, "fan_in", "truncated_normal", seed, input_axes, output_axes)
 
 
-class HeUniform(VarianceScaling):
-    def __init__(self, seed=None):
-        super().__init__(scale=2.0, mode="fan_in", distribution="uniform", seed=seed)
-
-    def get_config(self):
-        return {"seed": self.seed}
+class HeUniform(_FixedScaling):
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        super().__init__(2.0, "fan_in", "uniform", seed, input_axes, output_axes)
 
 
-class LecunNormal(VarianceScaling):
-    def __init__(self, seed=None):
-        super().__init__(scale=1.0, mode="fan_in", distribution="truncated_normal", seed=seed)
-
-    def get_config(self):
-        return {"seed": self.seed}
+class LecunNormal(_FixedScaling):
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        super().__init__(1.0, "fan_in", "truncated_normal", seed, input_axes, output_axes)
 
 
-class LecunUniform(VarianceScaling):
-    def __init__(self, seed=None):
-        super().__init__(scale=1.0, mode="fan_in", distribution="uniform", seed=seed)
-
-    def get_config(self):
-        return {"seed": self.seed}
+class LecunUniform(_FixedScaling):
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        super().__init__(1.0, "fan_in", "uniform", seed, input_axes, output_axes)
 
 
 class Orthogonal(_Random):

@@ -47,6 +47,15 @@ def _input_channels(layer, shape):
     return channels
 
 
+def _check_strides_dilation(strides, dilation_rate):
+    """Keras's rule for convolutions and their transposes (not the separable or depthwise ones)."""
+    if max(strides) > 1 and max(dilation_rate) > 1:
+        raise ValueError(
+            "`strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: "
+            f"strides={strides} and dilation_rate={dilation_rate}"
+        )
+
+
 class _Conv(PolicyLayer):
     """What Conv1D, Conv2D and Conv3D share: the arguments, the kernel ``(*kernel_size,
     in_channels / groups, filters)`` and bias, their checks, and the call: the input made
@@ -103,11 +112,7 @@ class _Conv(PolicyLayer):
         self.kernel_size = self._window(kernel_size, "kernel_size")
         self.strides = self._window(strides, "strides")
         self.dilation_rate = self._window(dilation_rate, "dilation_rate")
-        if max(self.strides) > 1 and max(self.dilation_rate) > 1:
-            raise ValueError(
-                "`strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: "
-                f"strides={self.strides} and dilation_rate={self.dilation_rate}"
-            )
+        _check_strides_dilation(self.strides, self.dilation_rate)
         self.padding = pad
         self.data_format = data_format_arg(data_format)
         self.activation = _activations.get(activation)
@@ -379,6 +384,7 @@ class _ConvTranspose(PolicyLayer):
         self.kernel_size = self._window(kernel_size, "kernel_size")
         self.strides = self._window(strides, "strides")
         self.dilation_rate = self._window(dilation_rate, "dilation_rate")
+        _check_strides_dilation(self.strides, self.dilation_rate)
         self.padding = _padding_arg(padding)
         if output_padding is None:
             self.output_padding = None

@@ -13,12 +13,23 @@ from .. import regularizers as _regularizers
 from .base import _accepts, _ndim_error
 from .policy import PolicyLayer
 
+
+def _refuse_keras_only(layer, **options):
+    """Keras 3.15's LoRA and quantization options, accepted at their unused value (None) only;
+    the message names the value, as a config holding one is refused on loading."""
+    for key, value in options.items():
+        if value is not None:
+            raise ValueError(f"{type(layer).__name__}: tfunc.keras does not support {key}={value!r}.")
+
+
 # --- Dense ---------------------------------------------------------------------------------
 
 
 class Dense(PolicyLayer):
     """``activation(inputs @ kernel + bias)``; for inputs of rank > 2 the kernel contracts the last
     axis. Kernel shape ``(input_dim, units)``, bias shape ``(units,)``."""
+
+    _tfunc_config_skip = frozenset({"lora_rank", "lora_alpha"})  # Keras 3.15's config omits them
 
     def __init__(
         self,
@@ -32,9 +43,13 @@ class Dense(PolicyLayer):
         activity_regularizer=None,
         kernel_constraint=None,
         bias_constraint=None,
+        lora_rank=None,
+        lora_alpha=None,
+        quantization_config=None,
         **kwargs,
     ):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        _refuse_keras_only(self, lora_rank=lora_rank, lora_alpha=lora_alpha, quantization_config=quantization_config)
         units = int(units)
         if units <= 0:
             raise ValueError(
@@ -127,7 +142,8 @@ class Embedding(PolicyLayer):
     ``InvalidArgumentError``."""
 
     _tfunc_config_lists_activity_regularizer = True
-    _tfunc_config_skip = frozenset({"input_length"})  # a Keras 2 argument, not in Keras 3's config
+    # input_length: a Keras 2 argument; lora_*: omitted by Keras 3.15's config too
+    _tfunc_config_skip = frozenset({"input_length", "lora_rank", "lora_alpha"})
 
     def __init__(
         self,
@@ -139,11 +155,15 @@ class Embedding(PolicyLayer):
         mask_zero=False,
         input_length=None,
         activity_regularizer=None,
+        lora_rank=None,
+        lora_alpha=None,
+        quantization_config=None,
         **kwargs,
     ):
         if input_length is not None and "input_shape" not in kwargs:
             kwargs["input_shape"] = (input_length,)
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        _refuse_keras_only(self, lora_rank=lora_rank, lora_alpha=lora_alpha, quantization_config=quantization_config)
         self.input_dim, self.output_dim = int(input_dim), int(output_dim)
         if self.input_dim <= 0 or self.output_dim <= 0:
             raise ValueError(

@@ -23,6 +23,8 @@ from ...core.errors import InvalidArgumentError
 from ...eager.convert import convert_to_tensor
 from ...eager.tensor import Tensor
 from ...tracing.symbolic import SymbolicTensor
+from .. import mixed_precision
+from ..dtypes import keras_dtype
 from .policy import PolicyLayer
 from .regularization import in_training
 
@@ -328,6 +330,8 @@ def _encode(indices, mode, depth, dtype, count_weights=None):
     ones count nowhere, as TensorFlow's bincount): 'one_hot' adds an axis (replacing a last
     axis of 1), 'multi_hot' and 'count' reduce the last axis of rank-1 or rank-2 inputs."""
     x = convert_to_tensor(indices)
+    if not x.dtype.is_integer:  # as Keras (TensorFlow's bincount and one_hot): floats truncate to ids
+        x = math_ops.cast(x, D.int32)
     if isinstance(x, Tensor) and not isinstance(x, SymbolicTensor) and np.any(x.numpy() < 0):
         raise InvalidArgumentError("Input 'in' must be non-negative!")
     if x.shape.rank == 0:
@@ -346,7 +350,43 @@ def _encode(indices, mode, depth, dtype, count_weights=None):
     return reduction_ops.reduce_sum(hot, axis=-2)
 
 
-class CategoryEncoding(PolicyLayer):
+class _IntegerPolicy(mixed_precision.Policy):
+    """Keras's DTypePolicy of an integer dtype, which the encoding layers take for integer
+    outputs (tfunc's Policy is floating only: it is the dtype of weights)."""
+
+    def __init__(self, dtype):
+        self._compute = self._variable = dtype
+        self._name = dtype.name
+
+
+def _integer_dtype(dtype):
+    """``dtype`` as an integer DType when it names one, else None (a float, a policy, None)."""
+    if not isinstance(dtype, (str, type, D.DType)):
+        return None
+    try:
+        dt = keras_dtype(dtype)
+    except TypeError:  # a policy name such as 'mixed_float16'
+        return None
+    return dt if dt.is_integer else None
+
+
+class _EncodingLayer(PolicyLayer):
+    """CategoryEncoding and Discretization, which, as Keras's, take an integer ``dtype`` too:
+    their encoded outputs' dtype."""
+
+    def __init__(self, dtype=None, **kwargs):
+        integer = _integer_dtype(dtype)
+        super().__init__(dtype=None if integer else dtype, **kwargs)
+        if integer:
+            self._tfunc_policy = _IntegerPolicy(integer)
+            self._tfunc_dtype = self._tfunc_compute = integer
+
+    def _convert_inputs(self, inputs):
+        # Keras casts floating inputs to a floating compute dtype only (never to an integer one)
+        return super()._convert_inputs(inputs) if self._tfunc_compute.is_floating else inputs
+
+
+class CategoryEncoding(_EncodingLayer):
     """Integer category indices in ``[0, num_tokens)`` to 'one_hot', 'multi_hot' or 'count'
     vectors (in the variable dtype, as Keras); 'count' may weigh each index by ``count_weights``."""
 
@@ -401,7 +441,7 @@ def _compress(summary, epsilon):
     return np.stack((new_bins, new_weights)).astype("float32")
 
 
-class Discretization(PolicyLayer):
+class Discretization(_EncodingLayer):
     """Buckets values by ``bin_boundaries`` (``b[i-1] <= x < b[i]`` is bucket ``i``): int32
     indices, or their 'one_hot' / 'multi_hot' / 'count' encoding. ``adapt`` sets ``num_bins``
     boundaries from the data's quantiles with Keras's summary algorithm (``epsilon``)."""
@@ -513,9 +553,12 @@ def _affine_transform(images, transforms, interpolation, fill_mode, fill_value):
     b1 b2 c0 c1``): output pixel ``(x, y)`` reads the input at ``(a0 x + a1 y + a2, b0 x + b1 y +
     b2) / k`` with ``k = c0 x + c1 y + 1``, mapped by ``fill_mode`` and interpolated; pixels read
     outside the image, or where ``k`` is 0, are ``fill_value``. A composite of gathers, so
-    gradients reach the images."""
+    gradients reach the images. As the kernel, it reads the pixels and ``fill_value`` (cast to
+    the image dtype first: truncated for integer images) as float32, interpolates in float32 and
+    casts the result to the image dtype once (integers truncate); float64 images stay float64."""
     n, h, w, c = (array_ops.shape(images)[0], *images.shape[1:])
-    flat = array_ops.reshape(images, [-1, c])
+    work = D.float64 if images.dtype == D.float64 else D.float32
+    flat = math_ops.cast(array_ops.reshape(images, [-1, c]), work)
     cols = [array_ops.reshape(transforms[:, i], [-1, 1, 1]) for i in range(8)]
     xs = convert_to_tensor(np.arange(w, dtype=np.float32).reshape(1, 1, w))
     ys = convert_to_tensor(np.arange(h, dtype=np.float32).reshape(1, h, 1))
@@ -525,7 +568,7 @@ def _affine_transform(images, transforms, interpolation, fill_mode, fill_value):
     x = _map_coordinate((cols[0] * xs + cols[1] * ys + cols[2]) / k, w, fill_mode)
     y = _map_coordinate((cols[3] * xs + cols[4] * ys + cols[5]) / k, h, fill_mode)
     base = array_ops.reshape(creation_ops.range(n) * (h * w), [-1, 1, 1])
-    fill = convert_to_tensor(fill_value, images.dtype)
+    fill = math_ops.cast(math_ops.cast(convert_to_tensor(fill_value, D.float32), images.dtype), work)
 
     def read(yi, xi):  # the pixels at integer (float-valued) positions, fill_value outside
         inside = (yi >= 0) & (yi < h) & (xi >= 0) & (xi < w) & defined
@@ -533,16 +576,18 @@ def _affine_transform(images, transforms, interpolation, fill_mode, fill_value):
         return math_ops.where(array_ops.expand_dims(inside, -1), array_ops.gather(flat, index), fill)
 
     if interpolation == "nearest":  # std::round: half away from zero (coordinates >= 0 here or outside)
-        return read(
+        out = read(
             math_ops.sign(y) * math_ops.floor(math_ops.abs(y) + 0.5),
             math_ops.sign(x) * math_ops.floor(math_ops.abs(x) + 0.5),
         )
-    y0, x0 = math_ops.floor(y), math_ops.floor(x)
-    wy, wx = array_ops.expand_dims(y - y0, -1), array_ops.expand_dims(x - x0, -1)
-    wy, wx = math_ops.cast(wy, images.dtype), math_ops.cast(wx, images.dtype)
-    top = (1 - wx) * read(y0, x0) + wx * read(y0, x0 + 1)
-    bottom = (1 - wx) * read(y0 + 1, x0) + wx * read(y0 + 1, x0 + 1)
-    return (1 - wy) * top + wy * bottom
+    else:
+        y0, x0 = math_ops.floor(y), math_ops.floor(x)
+        wy, wx = array_ops.expand_dims(y - y0, -1), array_ops.expand_dims(x - x0, -1)
+        wy, wx = math_ops.cast(wy, work), math_ops.cast(wx, work)
+        top = (1 - wx) * read(y0, x0) + wx * read(y0, x0 + 1)
+        bottom = (1 - wx) * read(y0 + 1, x0) + wx * read(y0 + 1, x0 + 1)
+        out = (1 - wy) * top + wy * bottom
+    return math_ops.cast(out, images.dtype)
 
 
 _FILL_MODES = ("reflect", "wrap", "constant", "nearest")
@@ -577,8 +622,11 @@ class _AffineLayer(_ImageLayer):
         )
         return out if x.shape.rank == 4 else array_ops.squeeze(out, [0])
 
-    def _uniform(self, count, low, high):
-        return random_ops.uniform(count, minval=low, maxval=high, seed=self.seed)
+    def _uniform(self, count, *ranges):
+        """One column per ``(low, high)`` range, from ONE seeded draw: two ops with one seed draw
+        the same numbers inside a function, which would tie height to width."""
+        u = random_ops.uniform(array_ops.concat([count, [len(ranges)]], 0), seed=self.seed)
+        return [low + u[:, i] * (high - low) for i, (low, high) in enumerate(ranges)]
 
     def get_config(self):
         return {
@@ -631,8 +679,8 @@ class RandomTranslation(_AffineLayer):
         self._tfunc_width = _symmetric_range(width_factor, "width_factor")
 
     def _transforms(self, count, h, w):
-        dy = self._uniform(count, *self._tfunc_height) * h
-        dx = self._uniform(count, *self._tfunc_width) * w
+        dy, dx = self._uniform(count, self._tfunc_height, self._tfunc_width)
+        dy, dx = dy * h, dx * w
         one, zero = creation_ops.ones_like(dx), creation_ops.zeros_like(dx)
         return _rows(one, zero, -dx, zero, one, -dy, zero, zero)
 
@@ -657,7 +705,8 @@ class RandomRotation(_AffineLayer):
         self.factor = _factor_range(factor, (-1, 1))
 
     def _transforms(self, count, h, w):
-        angle = self._uniform(count, self.factor[0] * 360.0, self.factor[1] * 360.0) * (np.pi / 180.0)
+        (angle,) = self._uniform(count, (self.factor[0] * 360.0, self.factor[1] * 360.0))
+        angle = angle * (np.pi / 180.0)
         cx, cy = 0.5 * (w - 1), 0.5 * (h - 1)
         cos, sin = math_ops.cos(angle), math_ops.sin(angle)
         zero = creation_ops.zeros_like(angle)
@@ -690,8 +739,11 @@ class RandomZoom(_AffineLayer):
         )
 
     def _transforms(self, count, h, w):
-        zy = 1.0 + self._uniform(count, *self._tfunc_height)
-        zx = zy if self._tfunc_width is None else 1.0 + self._uniform(count, *self._tfunc_width)
+        if self._tfunc_width is None:
+            (zy,) = self._uniform(count, self._tfunc_height)
+            zy = zx = 1.0 + zy
+        else:
+            zy, zx = (1.0 + z for z in self._uniform(count, self._tfunc_height, self._tfunc_width))
         zero = creation_ops.zeros_like(zx)
         return _rows(zx, zero, (w - 1) / 2.0 * (1.0 - zx), zero, zy, (h - 1) / 2.0 * (1.0 - zy), zero, zero)
 

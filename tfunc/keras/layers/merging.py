@@ -6,7 +6,8 @@ from __future__ import annotations
 from ...api import array_ops, creation_ops, linalg_ops, math_ops, reduction_ops
 from ...core.shapes import TensorShape, broadcast_shapes
 from ...eager.convert import convert_to_tensor
-from .base import _masks, get_keras_mask
+from ..ops.promotion import result_type
+from .base import _masks, cast_keeping_mask, get_keras_mask
 from .policy import PolicyLayer
 
 
@@ -19,7 +20,11 @@ def _tensor_list(layer, inputs, minimum=2):
         raise ValueError(
             f"A merge layer should be called on a list of at least {minimum} inputs. Got {len(inputs)} inputs."
         )
-    return [convert_to_tensor(x) for x in inputs]
+    xs = [convert_to_tensor(x) for x in inputs]
+    if any(x.dtype is not xs[0].dtype for x in xs):  # as Keras's ops: mixed dtypes promote (int + float: float)
+        dtype = result_type(*xs)
+        xs = [x if x.dtype is dtype else cast_keeping_mask(x, dtype) for x in xs]
+    return xs
 
 
 def _sum(xs):

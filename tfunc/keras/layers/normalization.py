@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import warnings
 
-from ...api import array_ops, creation_ops, math_ops, nn_ops, reduction_ops
+from ...api import array_ops, creation_ops, math_composites, math_ops, nn_ops, reduction_ops
 from ...api.variables import Variable
+from ...core import distribution
 from ...core import dtypes as D
 from ...core.shapes import TensorShape
 from ...eager.convert import convert_to_tensor
@@ -39,6 +40,22 @@ def _param_shape(shape, axes, rank):
     return [shape[i] if i in axes else 1 for i in range(rank)]
 
 
+def _synchronized_moments(y, reduce):
+    """Keras's ``moments(synchronized=True)``: the sum, the sum of squares and the count over
+    ``reduce``, all-reduced over the replicas inside ``strategy.run`` (this replica's alone
+    elsewhere), give ``mean = E[y]`` and ``variance = max(E[y^2] - mean^2, 0)``."""
+    sums = [
+        reduction_ops.reduce_sum(t, reduce, keepdims=True) for t in (y, math_ops.square(y), creation_ops.ones_like(y))
+    ]
+    entry = distribution.current()
+    if entry is not None and entry[1] is not None:  # in a replica context: over every replica
+        sums = entry[1].all_reduce("sum", sums)
+    total, squares, count = sums
+    mean = math_composites.divide_no_nan(total, count)
+    variance = math_ops.maximum(math_composites.divide_no_nan(squares, count) - math_ops.square(mean), 0.0)
+    return mean, variance
+
+
 class BatchNormalization(PolicyLayer):
     """Normalizes each feature (along ``axis``) with the batch's mean and variance while
     training, and with the moving averages otherwise:
@@ -51,7 +68,9 @@ class BatchNormalization(PolicyLayer):
     non-trainable weights (updated by assignments, so inside a ``tfunc.function`` too).  A layer
     with ``trainable = False`` runs in inference mode, as in Keras.  ``training`` may be a Python
     bool or a boolean tensor.  A Keras mask (one rank less than the inputs) leaves the masked
-    positions out of the batch statistics, as in Keras."""
+    positions out of the batch statistics, as in Keras.  With ``synchronized=True`` (and no mask)
+    the batch statistics are taken over every replica of a ``tf.distribute`` strategy, as
+    Keras's.  Batch renormalization (``renorm=True``) is not supported."""
 
     supports_masking = True
 
@@ -70,6 +89,9 @@ class BatchNormalization(PolicyLayer):
         gamma_regularizer=None,
         beta_constraint=None,
         gamma_constraint=None,
+        renorm=False,
+        renorm_clipping=None,
+        renorm_momentum=0.99,
         synchronized=False,
         **kwargs,
     ):
@@ -78,8 +100,12 @@ class BatchNormalization(PolicyLayer):
         self.gamma_constraint = _constraints.get(gamma_constraint)
         self.beta_regularizer = _regularizers.get(beta_regularizer)
         self.gamma_regularizer = _regularizers.get(gamma_regularizer)
-        if synchronized:
-            raise ValueError("tfunc.keras BatchNormalization(synchronized=True) is not supported (one device).")
+        if renorm:
+            raise ValueError("tfunc.keras BatchNormalization does not support renorm=True (batch renormalization).")
+        self.renorm = renorm
+        self.renorm_clipping = renorm_clipping
+        self.renorm_momentum = renorm_momentum
+        self.synchronized = bool(synchronized)
         self.axis = axis
         self.momentum = float(momentum)
         self.epsilon = float(epsilon)
@@ -166,7 +192,10 @@ class BatchNormalization(PolicyLayer):
             out = inference()
         else:
             reduce = [i for i in range(rank) if i not in self._tfunc_axes]
-            mean, var = self._moments(y, reduce, mask)
+            if self.synchronized and mask is None:  # as Keras, a mask's moments stay per replica
+                mean, var = _synchronized_moments(y, reduce)
+            else:
+                mean, var = self._moments(y, reduce, mask)
             trained = nn_ops.batch_normalization(y, mean, var, beta, gamma, self.epsilon)
             pshape = self.moving_mean.shape.as_list()
             flat_mean, flat_var = array_ops.reshape(mean, pshape), array_ops.reshape(var, pshape)
@@ -186,9 +215,12 @@ class BatchNormalization(PolicyLayer):
         (Keras's ``_moments``: sums over the mask, divided by its count plus Keras's epsilon)."""
         if mask is None:
             return nn_ops.moments(y, reduce, keepdims=True)
-        keep = array_ops.broadcast_to(array_ops.expand_dims(math_ops.cast(mask, "bool"), -1), array_ops.shape(y))
+        # the mask broadcast by `where` against y itself (not broadcast_to y's shape, which a
+        # traced call with an unknown batch size does not know)
+        keep = array_ops.expand_dims(math_ops.cast(mask, "bool"), -1)
         zeros = creation_ops.zeros_like(y)
-        count = reduction_ops.reduce_sum(math_ops.cast(keep, y.dtype), reduce, keepdims=True) + 1e-7
+        ones = creation_ops.ones_like(y)
+        count = reduction_ops.reduce_sum(math_ops.where(keep, ones, zeros), reduce, keepdims=True) + 1e-7
         mean = reduction_ops.reduce_sum(math_ops.where(keep, y, zeros), reduce, keepdims=True) / count
         centered = math_ops.where(keep, y - mean, zeros)
         return mean, reduction_ops.reduce_sum(math_ops.square(centered), reduce, keepdims=True) / count

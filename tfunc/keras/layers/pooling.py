@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from ...api import array_ops, math_ops, pooling_ops, reduction_ops
+from ...core import dtypes as D
 from ...core.shapes import TensorShape
 from ...eager.convert import convert_to_tensor
 from .base import _ndim_error, _pair, _single
@@ -20,6 +21,13 @@ from .conv_utils import (
     triple,
 )
 from .policy import PolicyLayer
+
+
+def _mean(x, axis, keepdims):
+    """Keras's ``ops.mean``: integers and bools are averaged in float32, not truncated."""
+    if not x.dtype.is_floating:
+        x = math_ops.cast(x, D.float32)
+    return reduction_ops.reduce_mean(x, axis=axis, keepdims=keepdims)
 
 
 def _channels_last(data_format, layer: str) -> str:
@@ -145,7 +153,7 @@ class GlobalAveragePooling2D(_GlobalPooling2D):
     """The mean over the spatial axes: ``(batch, h, w, c) -> (batch, c)`` (or ``(batch, 1, 1, c)``
     with ``keepdims=True``)."""
 
-    _reduce = staticmethod(reduction_ops.reduce_mean)
+    _reduce = staticmethod(_mean)
 
 
 class GlobalMaxPooling2D(_GlobalPooling2D):
@@ -190,7 +198,7 @@ class GlobalAveragePooling1D(_GlobalPooling1D):
     def call(self, inputs, mask=None):
         x, axis = self._steps(inputs)
         if mask is None:
-            return reduction_ops.reduce_mean(x, axis=axis, keepdims=self.keepdims)
+            return _mean(x, axis, self.keepdims)
         mask = array_ops.expand_dims(math_ops.cast(mask, x.dtype), 2 if axis == 1 else 1)
         total = reduction_ops.reduce_sum(x * mask, axis=axis, keepdims=self.keepdims)
         return total / reduction_ops.reduce_sum(mask, axis=axis, keepdims=self.keepdims)
@@ -277,7 +285,7 @@ class GlobalAveragePooling3D(_GlobalPooling3D):
     """The mean over the depth, height and width: ``(batch, d, h, w, c) -> (batch, c)`` (or
     ``(batch, 1, 1, 1, c)`` with ``keepdims=True``; channels first alike)."""
 
-    _reduce = staticmethod(reduction_ops.reduce_mean)
+    _reduce = staticmethod(_mean)
 
 
 class GlobalMaxPooling3D(_GlobalPooling3D):

@@ -10,6 +10,7 @@ from ...api import array_ops
 from ...core.shapes import TensorShape
 from .. import serialization as _serialization
 from .base import Layer, _accepts
+from .normalization import BatchNormalization
 from .policy import PolicyLayer
 
 
@@ -28,10 +29,12 @@ class TimeDistributed(PolicyLayer):
     """Applies ``layer`` to each step ``inputs[:, t]`` of ``(batch, steps, ...)`` inputs, with the
     same weights for every step.
 
-    The steps are folded into the batch (one call of ``layer`` on ``(batch * steps, ...)``)
-    rather than called one by one as Keras 3 does: the same values for any layer that treats
-    batch items independently (Dense, convolutions, pooling, Dropout's distribution), but a
-    layer mixing the batch in training (BatchNormalization) sees all the steps together."""
+    Keras 3 calls ``layer`` once per step.  Where that cannot matter (a layer that treats batch
+    items independently: Dense, convolutions, pooling, Dropout's distribution), the steps are
+    folded into the batch instead: one call on ``(batch * steps, ...)``.  A layer whose training
+    call mixes the batch (a trainable BatchNormalization, itself or inside ``layer``) is called
+    step by step in training, as Keras does: per-step batch statistics, and one moving-average
+    update per step.  With a number of steps known only at run time, it is folded too."""
 
     def __init__(self, layer, **kwargs):
         if not isinstance(layer, Layer):
@@ -48,11 +51,23 @@ class TimeDistributed(PolicyLayer):
             self.layer.built = True
         self.built = True
 
+    def _mixes_batch(self) -> bool:
+        """Whether ``layer`` holds a trainable BatchNormalization (whose training call mixes the
+        batch items); computed once, on the first training call."""
+        found = self.__dict__.get("_tfunc_mixes_batch")
+        if found is None:
+            layers = [self.layer, *self.layer._tfunc_flatten_layers()]
+            found = any(isinstance(lr, BatchNormalization) and lr.trainable for lr in layers)
+            self._tfunc_mixes_batch = found
+        return found
+
     def call(self, inputs, training=None, mask=None):
         x = self._convert_inputs(inputs)
         dims = x.shape.as_list()
         _step_shape(self, x.shape)
         steps, rest = dims[1], dims[2:]
+        if training is not None and training is not False and steps is not None and self._mixes_batch():
+            return self._call_per_step(x, steps, training, mask)
         if None in rest:  # sizes read at run time; what is known stays in the static shape
             folded = array_ops.reshape(x, array_ops.concat([[-1], array_ops.shape(x)[2:]], axis=0))
             folded.set_shape([None] + rest)
@@ -68,6 +83,16 @@ class TimeDistributed(PolicyLayer):
         out = array_ops.reshape(y, array_ops.concat([array_ops.shape(x)[:2], array_ops.shape(y)[1:]], axis=0))
         out.set_shape([dims[0], steps] + out_rest)
         return out
+
+    def _call_per_step(self, x, steps, training, mask):
+        """Keras's loop: ``layer`` on each ``x[:, t]`` (and ``mask[:, t]``), stacked on axis 1."""
+        outs = []
+        for t in range(steps):
+            extra = {}
+            if mask is not None and _accepts(self.layer.call, "mask"):
+                extra["mask"] = mask[:, t]
+            outs.append(self.layer(x[:, t], training=training, **extra))
+        return array_ops.stack(outs, axis=1)
 
     def compute_output_shape(self, input_shape):
         dims = TensorShape(input_shape).as_list()
