@@ -131,7 +131,9 @@ def combined_non_max_suppression(
     ``max_total_size``, or ``min(max_total_size, max_output_size_per_class * classes)`` with
     ``pad_per_class``.  ``clip_boxes`` clips the output boxes to [0, 1].  Equal scores come out
     in the order of TensorFlow's CPU kernel."""
-    b, s = _nms_input(boxes, D.float32), _nms_input(scores, D.float32)
+    # the op takes float32 tensors only, but TensorFlow converts a NumPy array (or a list) of
+    # any real dtype (float16 included) to float32
+    b, s = (v if isinstance(v, Tensor) else convert_to_tensor(v, dtype=D.float32) for v in (boxes, scores))
     per_class = convert_to_tensor(max_output_size_per_class, dtype=D.int32)
     # as TensorFlow, without a dtype: a size past int32's range is int64, and refused
     total = convert_to_tensor(max_total_size)

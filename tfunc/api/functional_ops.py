@@ -124,29 +124,39 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     tfunc runs ``fn`` per element, as TensorFlow's fallback: eagerly a Python loop, while
     tracing :func:`map_fn`'s ``while_loop``; it never vectorizes, so ``fallback_to_while_loop``
     and ``warn`` change nothing (and no op is refused as TensorFlow refuses ops it cannot
-    vectorize when ``fallback_to_while_loop=False``)."""
+    vectorize when ``fallback_to_while_loop=False``).  A None output (alone or in the
+    structure) stays None, as TensorFlow's."""
     leaves = _leaves(elems, "vectorized_map")
     n = _length(leaves)
     if ctx.graph is None and n > 0:
         rows = [fn(nest.pack_sequence_as(elems, [t[i] for t in leaves])) for i in range(n)]
-        columns = zip(*[[convert_to_tensor(v) for v in nest.flatten(r)] for r in rows])
-        return nest.pack_sequence_as(rows[0], [stack(list(c)) for c in columns])
+        columns = zip(*[nest.flatten(r) for r in rows])
+        stacked = [None if c[0] is None else stack([convert_to_tensor(v) for v in c]) for c in columns]
+        return nest.pack_sequence_as(rows[0], stacked)
     # the outputs' structure, dtypes and shapes, from fn traced once on one element's specs
     # (a graph of its own, never run): map_fn needs them before its loop
     probe = FuncGraph("vectorized_map_fn", outer=ctx.graph)
     probe.hoist_variable_reads = probe.control_flow_body = True
     with probe.as_default():
         element = [probe.placeholder(Spec(_element_shape(t), t.dtype)) for t in leaves]
-        out = fn(nest.pack_sequence_as(elems, element))
-        signature = nest.map_structure(lambda v: TensorSpec.from_tensor(convert_to_tensor(v)), out)
+        structure = fn(nest.pack_sequence_as(elems, element))
+        out = nest.flatten(structure)
+        kept = [i for i, v in enumerate(out) if v is not None]  # the others stay None
+        signature = [TensorSpec.from_tensor(convert_to_tensor(out[i])) for i in kept]
     if ctx.graph is None:  # no elements
-        return nest.pack_sequence_as(signature, [_no_rows(s) for s in nest.flatten(signature)])
-    result = map_fn(fn, elems, fn_output_signature=signature)
-    static_n = n if isinstance(n, int) else None
-    for t, s in zip(nest.flatten(result), nest.flatten(signature)):
-        if s.shape.rank is not None:
-            t.set_shape([static_n] + s.shape.as_list())
-    return result
+        values = [_no_rows(s) for s in signature]
+    elif kept:
+        values = map_fn(lambda x: [nest.flatten(fn(x))[i] for i in kept], elems, fn_output_signature=signature)
+        static_n = n if isinstance(n, int) else None
+        for t, s in zip(values, signature):
+            if s.shape.rank is not None:
+                t.set_shape([static_n] + s.shape.as_list())
+    else:
+        values = []
+    flat = [None] * len(out)
+    for i, v in zip(kept, values):
+        flat[i] = v
+    return nest.pack_sequence_as(structure, flat)
 
 
 def _element_shape(t):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import dtypes as D
-from ..core.errors import InvalidArgumentError
+from ..core.errors import IncompatibleShapesError, InvalidArgumentError
 from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import call
 from ..eager.tensor import Tensor
@@ -542,16 +542,21 @@ def extract_patches(images, sizes, strides, rates, padding, name=None):
     for i, n in enumerate(_hw(x)):
         k, s, r = params["sizes"][i], params["strides"][i], params["rates"][i]
         span = (k - 1) * r + 1
-        out = -(-n // s) if padding == "SAME" else max(-(-(n - span + 1) // s), 0)
+        out = -(-n // s) if padding == "SAME" else int((n - span + s) / s)  # C++'s division: toward 0
+        if out < 0:  # a window larger than the image, as TensorFlow refuses it
+            raise IncompatibleShapesError(
+                f"Computed output size would be negative: {out} [input_size: {n}, effective_filter_size: {span}, "
+                f"stride: {s}]"
+            )
         total = max((out - 1) * s + span - n, 0) if padding == "SAME" else 0
         pads.append([total // 2, total - total // 2])
         outs.append(out)
     x = pad(x, [[0, 0], *pads, [0, 0]])
     (kh, kw), (sh, sw), (rh, rw) = params["sizes"], params["strides"], params["rates"]
+    # with no output row (or column) the stop is 0: a negative one would count from the end
+    ends = [max((o - 1) * st + 1, 0) for o, st in zip(outs, (sh, sw))]
     patches = [
-        x[:, i * rh : i * rh + (outs[0] - 1) * sh + 1 : sh, j * rw : j * rw + (outs[1] - 1) * sw + 1 : sw, :]
-        for i in range(kh)
-        for j in range(kw)
+        x[:, i * rh : i * rh + ends[0] : sh, j * rw : j * rw + ends[1] : sw, :] for i in range(kh) for j in range(kw)
     ]
     return array_ops.concat(patches, axis=3)
 

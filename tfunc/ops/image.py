@@ -216,6 +216,8 @@ def _resize_axis(xp, x, out_size, method, axis, antialias=False):
 
 
 def _check_image_size(shape, name="resize"):
+    if shape is not None and shape[3] == 0:  # checked first, as TensorFlow's resize kernels
+        raise InvalidArgumentError(f"{name}: image must have at least one channel, got shape {format_shape(shape)}.")
     if shape is not None and (shape[1] == 0 or shape[2] == 0):
         raise InvalidArgumentError(f"{name}: input image must be of non-zero size, got shape {format_shape(shape)}.")
 

@@ -20,6 +20,7 @@ import numpy as np
 from ...api import array_ops, math_ops, string_ops
 from ...api.variables import Variable
 from ...core import dtypes as D
+from ...core.errors import InvalidArgumentError, OutOfRangeError
 from ...data import Dataset
 from ...eager.convert import convert_to_tensor
 from ...eager.tensor import Tensor
@@ -29,6 +30,27 @@ from .policy import PolicyLayer
 
 _MODES = ("int", "one_hot", "multi_hot", "count", "tf_idf")
 _INT64_MAX = np.iinfo(np.int64).max  # the index of a mask token in the encoded modes: counted nowhere
+
+
+def _vocabulary_file_lines(path):
+    """The lines of a vocabulary file as TensorFlow's TextFileInitializer reads them (without
+    their "\n" or "\r\n"), refusing an empty file or an empty line as it does."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if not data:
+        raise OutOfRangeError("Read less bytes than requested")
+    lines = data.split(b"\n")
+    if lines[-1] == b"":  # the newline that ends the last line
+        lines.pop()
+    position = 0  # TensorFlow reports the file offset just past the empty line
+    for i, line in enumerate(lines):
+        position += len(line) + 1
+        lines[i] = line = line[:-1] if line.endswith(b"\r") else line
+        if not line:
+            raise InvalidArgumentError(
+                f"Invalid content in {path}: empty line found at position {min(position, len(data))}."
+            )
+    return lines
 
 
 def _listify(x):
@@ -229,10 +251,7 @@ class IndexLookup(PolicyLayer):
                 raise ValueError(f"Vocabulary file {vocabulary} does not exist.")
             if self.output_mode == "tf_idf":
                 raise ValueError("output_mode `'tf_idf'` does not support loading a vocabulary from file.")
-            with open(vocabulary, "rb") as f:  # every line is a token (TensorFlow's TextFileInitializer)
-                lines = f.read().split(b"\n")
-            if lines and lines[-1] == b"":
-                lines.pop()
+            lines = _vocabulary_file_lines(vocabulary)  # every line is a token
             self._set_tokens([self._token_key(t if self.vocabulary_dtype == "string" else int(t)) for t in lines])
             return
         vocabulary = [self._token_key(t) for t in np.asarray(_listify(vocabulary), dtype=object).ravel().tolist()]

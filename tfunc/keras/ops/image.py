@@ -219,7 +219,7 @@ def affine_transform(images, transform, interpolation="bilinear", fill_mode="con
     x = _to_last(x, data_format)
     if transform.shape[0] == 1 and x.shape[0] != 1:  # one transform for the whole batch
         transform = array_ops.broadcast_to(transform, array_ops.stack([array_ops.shape(x)[0], 8]))
-    out = math_ops.cast(_affine_transform(x, transform, interpolation, fill_mode, fill_value), images.dtype)
+    out = _affine_transform(x, transform, interpolation, fill_mode, fill_value)
     out = _to_first(out, data_format)
     return array_ops.squeeze(out, [0]) if single else out
 
@@ -502,7 +502,7 @@ def perspective_transform(images, start_points, end_points, interpolation="bilin
     if start.shape.rank == 2:  # one set of points for every image
         start, end = array_ops.expand_dims(start, 0), array_ops.expand_dims(end, 0)
     transform = _homography(start, end)  # one row broadcasts over the batch
-    out = math_ops.cast(_affine_transform(x, transform, interpolation, "constant", fill_value), images.dtype)
+    out = _affine_transform(x, transform, interpolation, "constant", fill_value)
     out = _to_first(out, data_format)
     return array_ops.squeeze(out, [0]) if single else out
 

@@ -22,7 +22,7 @@ from ...api import (
     sort_ops,
 )
 from ...core import dtypes as D
-from ...core.errors import UnsupportedDTypeError
+from ...core.errors import DTypeMismatchError, IncompatibleShapesError, UnsupportedDTypeError
 from .. import activations as A
 from .numpy import _float, convert_to_tensor
 from .promotion import result_type
@@ -344,30 +344,70 @@ def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=N
     return _pool("AVG", inputs, pool_size, strides, padding, data_format)
 
 
+def _conv_operands(inputs, kernel, int32_ok):
+    """``(x, kernel, result dtype)`` as Keras's TensorFlow backend takes them: a floating ``x``
+    keeps its dtype (the kernel cast to it); int32 is the one other dtype, and only where
+    TensorFlow has an int32 kernel (``int32_ok``: Conv2D and Conv2DBackpropInput, which 1-D
+    convolutions use too), with an int32 kernel. tfunc's kernels are floating: int32 runs in
+    float64, exact while the sums stay below 2**53, and is cast back."""
+    x, k = convert_to_tensor(inputs), convert_to_tensor(kernel)
+    if x.dtype.is_floating:
+        return x, math_ops.cast(k, x.dtype), x.dtype
+    if x.dtype != D.int32 or not int32_ok:
+        allowed = "half, bfloat16, float, double" + (", int32" if int32_ok else "")
+        raise UnsupportedDTypeError(
+            f"Value for attr 'T' of {x.dtype.name} is not in the list of allowed values: {allowed}"
+        )
+    if k.dtype != D.int32:
+        raise DTypeMismatchError(f"The convolution of int32 inputs needs an int32 kernel, got {k.dtype.name}.")
+    return math_ops.cast(x, D.float64), math_ops.cast(k, D.float64), D.int32
+
+
+def _check_output_sizes(x, kernel_sizes, strides, padding, dilations, data_format):
+    """TensorFlow's refusal of a 'valid' window larger than the input (a negative output size),
+    on the static spatial sizes."""
+    if padding.lower() != "valid":
+        return
+    spatial = x.shape.as_list()[2:] if _channels_first(data_format) else x.shape.as_list()[1:-1]
+    for size, k, s, d in zip(spatial, kernel_sizes, strides, dilations):
+        effective = (k - 1) * d + 1
+        out = int((size - effective + s) / s) if size is not None else 0  # C++'s division: toward 0
+        if out < 0:
+            raise IncompatibleShapesError(
+                f"Computed output size would be negative: {out} [input_size: {size}, "
+                f"effective_filter_size: {effective}, stride: {s}]"
+            )
+
+
 def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
     """N-d convolution; ``kernel`` is (*spatial, in_channels, out_channels) for every format."""
-    x = _float(inputs)
-    n = x.shape.rank - 2
-    k = math_ops.cast(convert_to_tensor(kernel), x.dtype)
-    return _spatial(
-        lambda v: nn_composites.convolution(
-            v, k, strides=_tuple(strides, n), padding=padding.upper(), dilations=_tuple(dilation_rate, n)
-        ),
+    n = convert_to_tensor(inputs).shape.rank - 2
+    x, k, dtype = _conv_operands(inputs, kernel, n <= 2)
+    strides, dilations = _tuple(strides, n), _tuple(dilation_rate, n)
+    _check_output_sizes(x, k.shape.as_list()[:n], strides, padding, dilations, data_format)
+    out = _spatial(
+        lambda v: nn_composites.convolution(v, k, strides=strides, padding=padding.upper(), dilations=dilations),
         x,
         data_format,
     )
+    if out.shape.is_fully_defined() and out.shape.num_elements() == 0 and x.shape.num_elements() != 0:
+        raise ValueError(  # Keras's own check
+            f"The convolution operation resulted in an empty output. Output shape: {out.shape}. This can happen "
+            "if the input is too small for the given kernel size, strides, dilation rate, and padding mode. "
+            "Please check the input shape and convolution parameters."
+        )
+    return math_ops.cast(out, dtype)
 
 
 def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
     """Each input channel convolved with its own ``kernel[..., c, :]`` (2-D inputs)."""
-    x = _float(inputs)
+    x, k, _ = _conv_operands(inputs, kernel, False)  # DepthwiseConv2dNative: floats only
     if x.shape.rank != 4:
         raise ValueError("tfunc.keras.ops.depthwise_conv supports 2-D inputs (rank 4) only.")
-    k = math_ops.cast(convert_to_tensor(kernel), x.dtype)
+    strides, dilations = _tuple(strides, 2), _tuple(dilation_rate, 2)
+    _check_output_sizes(x, k.shape.as_list()[:2], strides, padding, dilations, data_format)
     return _spatial(
-        lambda v: nn_ops.depthwise_conv2d(
-            v, k, strides=[1, *_tuple(strides, 2), 1], padding=padding.upper(), dilations=_tuple(dilation_rate, 2)
-        ),
+        lambda v: nn_ops.depthwise_conv2d(v, k, strides=[1, *strides, 1], padding=padding.upper(), dilations=dilations),
         x,
         data_format,
     )
@@ -558,7 +598,8 @@ def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
     c = ckk // (k[0] * k[1])
     hp, wp = o[0] + 2 * p[0], o[1] + 2 * p[1]
     blocks = [(size - dil * (kk - 1) - 1) // st + 1 for size, kk, dil, st in zip((hp, wp), k, d, s)]
-    if min(blocks) < 1 or (length is not None and length != blocks[0] * blocks[1]):
+    # no block at all (the kernel larger than the image) folds to zeros, as Keras
+    if min(blocks) < 0 or (length is not None and length != blocks[0] * blocks[1]):
         raise ValueError(
             f"fold: x.shape[2]={length} must equal the number of blocks {blocks[0]}*{blocks[1]} for "
             f"output_size={o}, kernel_size={k}, dilation={d}, padding={p}, stride={s}."
@@ -566,7 +607,7 @@ def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
     rows = np.arange(k[0])[:, None, None, None] * d[0] + np.arange(blocks[0])[None, None, :, None] * s[0]
     cols = np.arange(k[1])[None, :, None, None] * d[1] + np.arange(blocks[1])[None, None, None, :] * s[1]
     cell = (rows * wp + cols).reshape(-1)  # (kH, kW, bH, bW): the padded cell of each block element
-    batch = n if n is not None else -1
+    batch = n if n is not None else array_ops.shape(t)[0]  # not -1: there may be no block
     blocks_first = array_ops.transpose(array_ops.reshape(t, [batch, c, cell.size]), [2, 0, 1])  # (kH*kW*L, N, C)
     summed = segment_ops.unsorted_segment_sum(blocks_first, cell, hp * wp)  # (Hp*Wp, N, C)
     image = array_ops.reshape(array_ops.transpose(summed, [1, 2, 0]), [batch, c, hp, wp])
@@ -625,9 +666,8 @@ def _transposed_length(length, kernel, stride, padding, output_padding, dilation
 
 def conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=None, data_format=None, dilation_rate=1):
     """The transpose of ``conv``; ``kernel`` is (*spatial, out_channels, in_channels)."""
-    x = _float(inputs)
-    n = x.shape.rank - 2
-    k = math_ops.cast(convert_to_tensor(kernel), x.dtype)
+    n = convert_to_tensor(inputs).shape.rank - 2
+    x, k, dtype = _conv_operands(inputs, kernel, n <= 2)
     strides_, dilations = _tuple(strides, n), _tuple(dilation_rate, n)
     pads = [None] * n if output_padding is None else _tuple(output_padding, n)
 
@@ -642,7 +682,7 @@ def conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=No
             v, k, output_shape, [1, *strides_, 1], padding=padding.upper(), dilations=[1, *dilations, 1]
         )
 
-    return _spatial(run, x, data_format)
+    return math_ops.cast(_spatial(run, x, data_format), dtype)
 
 
 def ctc_loss(target, output, target_length, output_length, mask_index=0):
