@@ -30,6 +30,7 @@ from ...api import (
 from ...api.sort_ops import argsort
 from ...core import dtypes as D
 from ...eager.convert import convert_to_tensor
+from .conv_utils import data_format_arg
 from .image_preprocessing import RandomBrightness, RandomContrast, _factor_range
 from .policy import PolicyLayer
 from .regularization import in_training
@@ -38,16 +39,6 @@ _EPSILON = 1e-7  # keras.backend.epsilon()
 
 # Keras's luma weights (its rgb_to_grayscale)
 _LUMA = (0.2989, 0.5870, 0.1140)
-
-
-def _data_format(data_format):
-    if data_format is None:
-        return "channels_last"
-    if data_format not in ("channels_last", "channels_first"):
-        raise ValueError(
-            f"The `data_format` argument must be one of {{'channels_first', 'channels_last'}}. Received: {data_format}"
-        )
-    return data_format
 
 
 def _value_range(value_range):
@@ -114,7 +105,7 @@ class AugmentLayer(PolicyLayer):
 
     def __init__(self, data_format=None, **kwargs):
         super().__init__(**kwargs)
-        self.data_format = _data_format(data_format)
+        self.data_format = data_format_arg(data_format)
 
     def call(self, inputs, training=True):
         x = self._images(inputs)

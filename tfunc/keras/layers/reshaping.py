@@ -9,6 +9,7 @@ from ...api import array_composites, array_ops, image_ops, indexing_ops, math_op
 from ...core.shapes import TensorShape
 from ...eager.convert import convert_to_tensor
 from .base import _ndim_error, _pair
+from .conv_utils import data_format_arg
 from .policy import PolicyLayer
 
 # --- Flatten, Activation, Dropout ----------------------------------------------------------
@@ -119,15 +120,6 @@ class Permute(PolicyLayer):
         return TensorShape([dims[0]] + [dims[d] for d in self.dims])
 
 
-def _data_format(value) -> str:
-    """Keras's ``data_format`` argument: None means 'channels_last' (Keras's default image format)."""
-    if value not in (None, "channels_last", "channels_first"):
-        raise ValueError(
-            f"The `data_format` argument must be one of 'channels_first', 'channels_last'. Received: {value!r}"
-        )
-    return value or "channels_last"
-
-
 def _spatial_axes(rank: int, data_format: str) -> list:
     """The spatial axes of a ``rank``-D input: after the batch axis, and after the channels axis
     too when the channels come first."""
@@ -183,7 +175,7 @@ class _SpatialSides(PolicyLayer):
 
     def __init__(self, value, data_format, **kwargs):
         super().__init__(**kwargs)
-        self.data_format = _data_format(data_format)
+        self.data_format = data_format_arg(data_format)
         pairs = _side_pairs(value, self._rank - 2, self._attr)
         self._tfunc_pairs = pairs
         setattr(self, self._attr, pairs[0] if self._rank == 3 else pairs)
@@ -344,7 +336,7 @@ class UpSampling2D(_UpSampling):
             )
         self.size = _pair(size, "size")
         self._tfunc_size = self.size
-        self.data_format = _data_format(data_format)
+        self.data_format = data_format_arg(data_format)
         self.interpolation = interpolation
 
     def call(self, inputs):
@@ -373,7 +365,7 @@ class UpSampling3D(_UpSampling):
         super().__init__(**kwargs)
         self.size = _positive_ints(size, 3, "size")
         self._tfunc_size = self.size
-        self.data_format = _data_format(data_format)
+        self.data_format = data_format_arg(data_format)
 
 
 class RepeatVector(PolicyLayer):

@@ -14,9 +14,9 @@ from .. import constraints as _constraints
 from .. import initializers as _initializers
 from .. import regularizers as _regularizers
 from .base import _ndim_error
-from .conv_utils import output_length
+from .conv_utils import data_format_arg, output_length
 from .policy import PolicyLayer
-from .reshaping import _data_format, _positive_ints
+from .reshaping import _positive_ints
 
 
 class _DepthwiseBase(PolicyLayer):
@@ -38,7 +38,7 @@ class _DepthwiseBase(PolicyLayer):
         self.padding = str(padding).lower()
         if self.padding not in ("valid", "same"):
             raise ValueError(f"The `padding` argument must be one of 'valid', 'same'. Received: {padding!r}")
-        self.data_format = _data_format(data_format)
+        self.data_format = data_format_arg(data_format)
         self.depth_multiplier = int(depth_multiplier)
         if self.depth_multiplier <= 0:
             raise ValueError(

@@ -25,6 +25,7 @@ from ...api import (
 )
 from ...api.math_composites import saturate_cast
 from ...core import dtypes as D
+from ..layers.conv_utils import data_format_arg
 from ..layers.image_preprocessing import RESIZE_INTERPOLATIONS, _affine_transform
 from ..random import _draw_seed
 from . import nn as keras_nn
@@ -55,16 +56,6 @@ _AFFINE_FILL_MODES = ("constant", "nearest", "wrap", "reflect")  # ("mirror": no
 _MAP_FILL_MODES = ("constant", "nearest", "wrap", "mirror", "reflect")
 
 
-def _data_format(data_format):
-    if data_format is None:
-        return "channels_last"
-    if data_format not in ("channels_last", "channels_first"):
-        raise ValueError(
-            f"The `data_format` argument must be one of {{'channels_first', 'channels_last'}}. Received: {data_format}"
-        )
-    return data_format
-
-
 def _check_rank(images):
     if images.shape.rank not in (3, 4):
         raise ValueError(
@@ -89,7 +80,7 @@ def _to_first(images, data_format):
 def rgb_to_grayscale(images, data_format=None):
     """Luma ``0.2989 R + 0.5870 G + 0.1140 B`` in the images' dtype (one channel passes through)."""
     images = convert_to_tensor(images)
-    axis = -1 if _data_format(data_format) == "channels_last" else -3
+    axis = -1 if data_format_arg(data_format) == "channels_last" else -3
     _check_rank(images)
     if images.shape[axis] not in (1, 3):
         raise ValueError(
@@ -106,7 +97,7 @@ def rgb_to_grayscale(images, data_format=None):
 
 def _hsv(convert, images, data_format):
     images = convert_to_tensor(images)
-    data_format = _data_format(data_format)
+    data_format = data_format_arg(data_format)
     _check_rank(images)
     if not images.dtype.is_floating:
         raise ValueError(f"Invalid images dtype: expected float dtype. Received: images.dtype={images.dtype.name}")
@@ -158,7 +149,7 @@ def resize(
     _check_rank(images)
     if pad_to_aspect_ratio and crop_to_aspect_ratio:
         raise ValueError("Only one of `pad_to_aspect_ratio` & `crop_to_aspect_ratio` can be `True`.")
-    data_format = _data_format(data_format)
+    data_format = data_format_arg(data_format)
     if interpolation not in RESIZE_INTERPOLATIONS:
         raise ValueError(
             f"Invalid value for argument `interpolation`. Expected of one {RESIZE_INTERPOLATIONS}. "
@@ -189,11 +180,7 @@ def resize(
     return saturate_cast(resized, images.dtype)
 
 
-def affine_transform(images, transform, interpolation="bilinear", fill_mode="constant", fill_value=0, data_format=None):
-    """Each image moved by its projective ``transform`` (``[a0, a1, a2, b0, b1, b2, c0, c1]``,
-    output pixel (x, y) reading the input at ``(a0 x + a1 y + a2, b0 x + b1 y + b2) / (c0 x + c1 y
-    + 1)``), as TensorFlow's ImageProjectiveTransformV3."""
-    data_format = _data_format(data_format)
+def _check_affine_options(interpolation, fill_mode):
     if interpolation not in _AFFINE_INTERPOLATIONS:
         raise ValueError(
             f"Invalid value for argument `interpolation`. Expected of one {_AFFINE_INTERPOLATIONS}. "
@@ -204,6 +191,14 @@ def affine_transform(images, transform, interpolation="bilinear", fill_mode="con
             f"Invalid value for argument `fill_mode`. Expected of one {_AFFINE_FILL_MODES}. "
             f"Received: fill_mode={fill_mode}"
         )
+
+
+def affine_transform(images, transform, interpolation="bilinear", fill_mode="constant", fill_value=0, data_format=None):
+    """Each image moved by its projective ``transform`` (``[a0, a1, a2, b0, b1, b2, c0, c1]``,
+    output pixel (x, y) reading the input at ``(a0 x + a1 y + a2, b0 x + b1 y + b2) / (c0 x + c1 y
+    + 1)``), as TensorFlow's ImageProjectiveTransformV3."""
+    data_format = data_format_arg(data_format)
+    _check_affine_options(interpolation, fill_mode)
     images = convert_to_tensor(images)
     transform = math_ops.cast(convert_to_tensor(transform), D.float32)
     _check_rank(images)
@@ -266,7 +261,7 @@ def pad_images(
     data_format=None,
 ):
     """Images padded with zeros (two of padding before, after and target size per axis)."""
-    data_format = _data_format(data_format)
+    data_format = data_format_arg(data_format)
     images, (height, width) = _height_width(images, data_format)
     names = ("top_padding", "left_padding", "bottom_padding", "right_padding", "target_height", "target_width")
     values = (top_padding, left_padding, bottom_padding, right_padding, target_height, target_width)
@@ -297,7 +292,7 @@ def crop_images(
     data_format=None,
 ):
     """Images cropped (two of cropping before, after and target size per axis)."""
-    data_format = _data_format(data_format)
+    data_format = data_format_arg(data_format)
     images, (height, width) = _height_width(images, data_format)
     names = ("top_cropping", "left_cropping", "bottom_cropping", "right_cropping", "target_height", "target_width")
     values = (top_cropping, left_cropping, bottom_cropping, right_cropping, target_height, target_width)
@@ -328,7 +323,7 @@ def gaussian_blur(images, kernel_size=(3, 3), sigma=(1.0, 1.0), data_format=None
     dt = images.dtype
     single = images.shape.rank == 3
     x = array_ops.expand_dims(images, 0) if single else images
-    x = _to_last(x, _data_format(data_format))
+    x = _to_last(x, data_format_arg(data_format))
 
     def kernel1d(size, s):
         t = creation_ops.range(size, dtype=dt) - (size - 1) / 2
@@ -339,7 +334,7 @@ def gaussian_blur(images, kernel_size=(3, 3), sigma=(1.0, 1.0), data_format=None
     channels = x.shape[-1]
     kernel = array_ops.tile(array_ops.reshape(kernel, (kernel_size[0], kernel_size[1], 1, 1)), [1, 1, channels, 1])
     out = nn_ops.depthwise_conv2d(x, kernel, strides=[1, 1, 1, 1], padding="SAME")
-    out = _to_first(out, _data_format(data_format))
+    out = _to_first(out, data_format_arg(data_format))
     return array_ops.squeeze(out, [0]) if single else out
 
 
@@ -410,7 +405,7 @@ def map_coordinates(inputs, coordinates, order, fill_mode="constant", fill_value
 def _patches(images, size, strides, dilation_rate, padding, data_format, rank):
     """Keras's patches of ``rank`` spatial axes: a convolution with an identity kernel of
     ``size``, each output channel one value of the window (row-major, then channel)."""
-    data_format = _data_format(data_format)
+    data_format = data_format_arg(data_format)
     images = convert_to_tensor(images)
     channels = images.shape[-1] if data_format == "channels_last" else images.shape[-rank - 1]
     out_dim = int(np.prod(size)) * channels
@@ -476,7 +471,7 @@ def perspective_transform(images, start_points, end_points, interpolation="bilin
     """Each image warped so that its ``start_points`` (4 ``(x, y)`` corners) move to
     ``end_points``: the homography between them applied as ImageProjectiveTransformV3
     (constant fill)."""
-    data_format = _data_format(data_format)
+    data_format = data_format_arg(data_format)
     start = math_ops.cast(convert_to_tensor(start_points), D.float32)
     end = math_ops.cast(convert_to_tensor(end_points), D.float32)
     if interpolation not in _AFFINE_INTERPOLATIONS:
@@ -521,17 +516,8 @@ def elastic_transform(
     random displacement field: normal noise times ``sigma``, blurred by a Gaussian of ``sigma``
     (size ``6 int(sigma) | 1``).  As Keras's TensorFlow backend, one stateless draw from the seed
     serves both directions (so ``dx == dy``) and an unknown batch size counts as 1."""
-    data_format = _data_format(data_format)
-    if interpolation not in _AFFINE_INTERPOLATIONS:
-        raise ValueError(
-            f"Invalid value for argument `interpolation`. Expected of one {_AFFINE_INTERPOLATIONS}. "
-            f"Received: interpolation={interpolation}"
-        )
-    if fill_mode not in _AFFINE_FILL_MODES:
-        raise ValueError(
-            f"Invalid value for argument `fill_mode`. Expected of one {_AFFINE_FILL_MODES}. "
-            f"Received: fill_mode={fill_mode}"
-        )
+    data_format = data_format_arg(data_format)
+    _check_affine_options(interpolation, fill_mode)
     images = convert_to_tensor(images)
     _check_rank(images)
     dtype = images.dtype
@@ -661,7 +647,7 @@ def scale_and_translate(images, output_shape, scale, translation, spatial_dims, 
 def sobel_edges(images, data_format=None):
     """``tf.image.sobel_edges`` of 4-D images: ``[..., 2]`` (vertical, horizontal responses)."""
     images = convert_to_tensor(images)
-    first = _data_format(data_format) == "channels_first"
+    first = data_format_arg(data_format) == "channels_first"
     edges = image_ops.sobel_edges(array_ops.transpose(images, (0, 2, 3, 1)) if first else images)
     return array_ops.transpose(edges, (0, 3, 1, 2, 4)) if first else edges
 
@@ -670,7 +656,7 @@ def ssim(image1, image2, max_val=1.0, filter_size=11, filter_sigma=1.5, k1=0.01,
     """The structural similarity of each pair of images (the mean over channels of the mean over
     the 'valid' windows of a ``filter_size`` Gaussian of ``filter_sigma``), in the first images'
     dtype, computed as Keras (each channel a separate single-channel image)."""
-    data_format = _data_format(data_format)
+    data_format = data_format_arg(data_format)
     image1, image2 = convert_to_tensor(image1), convert_to_tensor(image2)
     original = image1.dtype
     compute = D.as_dtype(result_type(image1.dtype, float))
