@@ -53,8 +53,7 @@ def test_ctc_config_and_serialization():
         "registered_name": None,
     }
     assert keras.losses.deserialize(ser).get_config() == {"name": "c2", "reduction": "sum_over_batch_size"}
-    with pytest.raises(ValueError, match="dtype"):
-        keras.losses.CTC(dtype="float64")
+    assert keras.losses.CTC(dtype="float64").dtype == "float64"  # as Keras 3.15: losses take a dtype
 
 
 def test_ctc_rejects_bad_ranks():

@@ -140,8 +140,17 @@ def transpose(a, perm=None, conjugate=False, name=None):
 # --- concat / stack / unstack / split --------------------------------------------
 
 
+def _convert_list(values) -> list:
+    """The values of a list input as tensors: Python and NumPy values take the dtype of the first
+    tensor or variable among them, as TensorFlow converts a list input to one dtype."""
+    values = list(values)
+    tensors = [isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in values]
+    dt = next((v.dtype for v, t in zip(values, tensors) if t), None)
+    return [convert_to_tensor(v, None if t else dt) for v, t in zip(values, tensors)]
+
+
 def concat(values, axis, name=None):
-    xs = [convert_to_tensor(v) for v in values]
+    xs = _convert_list(values)
     if not xs:
         raise ValueError("concat needs at least one tensor.")
     rank = next((x.shape.rank for x in xs if x.shape.rank is not None), None)
@@ -152,7 +161,7 @@ def concat(values, axis, name=None):
 
 
 def stack(values, axis=0, name=None):
-    xs = [convert_to_tensor(v) for v in values]
+    xs = _convert_list(values)
     if not xs:
         raise ValueError("stack needs at least one tensor.")
     rank = xs[0].shape.rank

@@ -73,9 +73,17 @@ def _checked_cast(value, target: _dtypes.DType):
     except ValueError as e:
         raise ValueError(f"Can't convert non-rectangular Python sequence to Tensor: {e}") from None
     if arr.dtype.kind in "OUS" and not target.is_string:
+        if arr.dtype.kind == "O" and (target.is_floating or target.is_complex) and _all_numbers(value):
+            return _exact_ints(value, target)  # ints past 64 bits (2**64) among them: as floats
         if arr.dtype.kind == "O" and target.is_integer and _all_ints(value):  # past 64 bits
             raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
         raise TypeError(f"Cannot convert {value!r} to a tensor of dtype {target.name}.")
+    if arr.dtype.kind == "f" and target.is_integer and arr.size and _all_ints(value):
+        # NumPy reads ints past int64 beside others (``[2**63, 1]``) as float64: TensorFlow reads
+        # them as uint64 for a uint64 tensor, and refuses them for the others (read as int64)
+        if target._np != np.uint64:
+            raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
+        return _exact_ints(value, target)
     if target.is_bool:
         if arr.dtype.kind != "b":
             if arr.size:
@@ -102,6 +110,22 @@ def _all_ints(value) -> bool:
     if isinstance(value, (list, tuple)):
         return all(_all_ints(v) for v in value)
     return isinstance(value, int)
+
+
+def _all_numbers(value) -> bool:
+    if isinstance(value, (list, tuple)):
+        return all(_all_numbers(v) for v in value)
+    return isinstance(value, (int, float))
+
+
+def _exact_ints(value, target: _dtypes.DType):
+    """Python numbers converted by NumPy straight to ``target``, each int exactly (not through
+    float64); a value past the target's range is refused (a float one overflows to inf)."""
+    try:
+        with np.errstate(over="ignore"):
+            return np.array(value, dtype=target._np)
+    except OverflowError:
+        raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.") from None
 
 
 def to_array(value, dtype=None, shape=None):

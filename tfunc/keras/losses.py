@@ -22,8 +22,9 @@ import warnings
 
 from ..api import array_ops, creation_ops, ctc_ops, math_ops, nn_ops, reduction_ops
 from ..core import dtypes as D
+from ..core import nest
 from ..eager.convert import convert_to_tensor
-from . import activations, serialization
+from . import activations, backend, mixed_precision, serialization
 
 __all__ = [
     "Loss",
@@ -478,11 +479,26 @@ def ctc(y_true, y_pred):
     return ctc_ops.ctc_loss(y_true, y_pred, label_length, logit_length, logits_time_major=False, blank_index=0)
 
 
+def _in_dtype(x, dtype):
+    """``x`` as a tensor of ``dtype`` (Keras's ``ops.convert_to_tensor(x, dtype)``: a tensor of
+    another dtype is cast, one of ``dtype`` is returned as it is)."""
+    t = convert_to_tensor(x)
+    return t if t.dtype is dtype else math_ops.cast(t, dtype)
+
+
+def _structure_in_dtype(x, dtype):
+    """``_in_dtype`` of each array in ``x``: a dict, or a list/tuple of arrays (several outputs);
+    a list of Python numbers is one value."""
+    if isinstance(x, dict):
+        return {k: _structure_in_dtype(v, dtype) for k, v in x.items()}
+    if isinstance(x, (list, tuple)) and any(hasattr(v, "dtype") for v in nest.flatten(x)):
+        return type(x)(_structure_in_dtype(v, dtype) for v in x)
+    return _in_dtype(x, dtype)
+
+
 def _weighted_reduce(losses, sample_weight, reduction):
     if sample_weight is not None:
-        sw = convert_to_tensor(sample_weight)
-        if sw.dtype is not losses.dtype:
-            sw = math_ops.cast(sw, losses.dtype)
+        sw = _in_dtype(sample_weight, losses.dtype)
         lr, wr = losses.shape.rank, sw.shape.rank
         per_sample = False  # weights of whole samples for losses with more axes (not Keras's rule)
         if lr is not None and wr is not None and wr != 0:
@@ -520,15 +536,29 @@ def _div_no_nan(a, b):
 
 class Loss:
     """A loss ``(y_true, y_pred, sample_weight=None) -> reduced loss``; subclasses define
-    ``call(y_true, y_pred)`` returning per-sample losses."""
+    ``call(y_true, y_pred)`` returning per-sample losses.
 
-    def __init__(self, reduction=Reduction.AUTO, name=None):
+    ``dtype`` (Keras's): the dtype the loss computes in, a dtype or policy name (a mixed policy
+    gives its compute dtype); by default ``floatx()`` (float32). Labels, predictions, the
+    per-sample losses and ``sample_weight`` are cast to it first, so a float16 prediction
+    (mixed precision) gives a float32 loss that does not overflow, as in Keras."""
+
+    def __init__(self, reduction=Reduction.AUTO, name=None, dtype=None):
         Reduction.validate(reduction)
         self.reduction = reduction
         self.name = name
+        policy = mixed_precision.Policy(backend.floatx() if dtype is None else dtype)
+        self._tfunc_dtype = D.as_dtype(policy.compute_dtype)
+
+    @property
+    def dtype(self) -> str:
+        """The name of the dtype the loss computes in (``'float32'`` by default)."""
+        return self._tfunc_dtype.name
 
     def __call__(self, y_true, y_pred, sample_weight=None):
-        losses = self.call(y_true, y_pred)
+        dtype = self._tfunc_dtype
+        y_pred, y_true = _structure_in_dtype(y_pred, dtype), _structure_in_dtype(y_true, dtype)
+        losses = _in_dtype(self.call(y_true, y_pred), dtype)
         reduction = Reduction.SUM_OVER_BATCH_SIZE if self.reduction == Reduction.AUTO else self.reduction
         return _weighted_reduce(losses, sample_weight, reduction)
 
@@ -542,24 +572,19 @@ class Loss:
 
     @classmethod
     def from_config(cls, config):
-        config = dict(config)
-        dtype = config.pop("dtype", None)  # Keras's losses may compute in another dtype
-        if dtype is not None:
-            raise ValueError(f"{cls.__name__}: tfunc.keras losses do not support dtype={dtype!r}.")
         return cls(**serialization.accepted_arguments(cls, config))
 
 
 class _FunctionLoss(Loss):
     _fn = None
 
-    def __init__(self, reduction=Reduction.AUTO, name=None, **fn_kwargs):
-        super().__init__(reduction=reduction, name=name)
+    def __init__(self, reduction=Reduction.AUTO, name=None, dtype=None, **fn_kwargs):
+        super().__init__(reduction=reduction, name=name, dtype=dtype)
         self._fn_kwargs = fn_kwargs
 
     def call(self, y_true, y_pred):
         """The function's per-sample losses, after lining up the ranks of labels and predictions
         (labels ``(n,)`` with predictions ``(n, 1)``), as Keras 3's loss classes do."""
-        y_true, y_pred = _prepare_pair(y_true, y_pred)
         y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
         return type(self)._fn(y_true, y_pred, **self._fn_kwargs)
 
@@ -568,41 +593,43 @@ class _FunctionLoss(Loss):
         return dict(super().get_config(), **self._fn_kwargs)
 
 
-def _prepare_pair(y_true, y_pred):
-    """Both as tensors (without changing their dtypes)."""
-    return convert_to_tensor(y_true), convert_to_tensor(y_pred)
-
-
 class MeanSquaredError(_FunctionLoss):
     _fn = staticmethod(mean_squared_error)
 
-    def __init__(self, reduction=Reduction.AUTO, name="mean_squared_error"):
-        super().__init__(reduction=reduction, name=name)
+    def __init__(self, reduction=Reduction.AUTO, name="mean_squared_error", dtype=None):
+        super().__init__(reduction=reduction, name=name, dtype=dtype)
 
 
 class MeanAbsoluteError(_FunctionLoss):
     _fn = staticmethod(mean_absolute_error)
 
-    def __init__(self, reduction=Reduction.AUTO, name="mean_absolute_error"):
-        super().__init__(reduction=reduction, name=name)
+    def __init__(self, reduction=Reduction.AUTO, name="mean_absolute_error", dtype=None):
+        super().__init__(reduction=reduction, name=name, dtype=dtype)
 
 
 class MeanAbsolutePercentageError(_FunctionLoss):
     _fn = staticmethod(mean_absolute_percentage_error)
 
-    def __init__(self, reduction=Reduction.AUTO, name="mean_absolute_percentage_error"):
-        super().__init__(reduction=reduction, name=name)
+    def __init__(self, reduction=Reduction.AUTO, name="mean_absolute_percentage_error", dtype=None):
+        super().__init__(reduction=reduction, name=name, dtype=dtype)
 
 
 class CategoricalCrossentropy(_FunctionLoss):
     _fn = staticmethod(categorical_crossentropy)
 
     def __init__(
-        self, from_logits=False, label_smoothing=0.0, axis=-1, reduction=Reduction.AUTO, name="categorical_crossentropy"
+        self,
+        from_logits=False,
+        label_smoothing=0.0,
+        axis=-1,
+        reduction=Reduction.AUTO,
+        name="categorical_crossentropy",
+        dtype=None,
     ):
         super().__init__(
             reduction=reduction,
             name=name,
+            dtype=dtype,
             from_logits=bool(from_logits),
             label_smoothing=float(label_smoothing),
             axis=axis,
@@ -612,19 +639,26 @@ class CategoricalCrossentropy(_FunctionLoss):
 class SparseCategoricalCrossentropy(_FunctionLoss):
     _fn = staticmethod(sparse_categorical_crossentropy)
 
-    def __init__(self, from_logits=False, reduction=Reduction.AUTO, name="sparse_categorical_crossentropy"):
-        super().__init__(reduction=reduction, name=name, from_logits=bool(from_logits))
+    def __init__(self, from_logits=False, reduction=Reduction.AUTO, name="sparse_categorical_crossentropy", dtype=None):
+        super().__init__(reduction=reduction, name=name, dtype=dtype, from_logits=bool(from_logits))
 
 
 class BinaryCrossentropy(_FunctionLoss):
     _fn = staticmethod(binary_crossentropy)
 
     def __init__(
-        self, from_logits=False, label_smoothing=0.0, axis=-1, reduction=Reduction.AUTO, name="binary_crossentropy"
+        self,
+        from_logits=False,
+        label_smoothing=0.0,
+        axis=-1,
+        reduction=Reduction.AUTO,
+        name="binary_crossentropy",
+        dtype=None,
     ):
         super().__init__(
             reduction=reduction,
             name=name,
+            dtype=dtype,
             from_logits=bool(from_logits),
             label_smoothing=float(label_smoothing),
             axis=axis,
@@ -634,15 +668,15 @@ class BinaryCrossentropy(_FunctionLoss):
 class MeanSquaredLogarithmicError(_FunctionLoss):
     _fn = staticmethod(mean_squared_logarithmic_error)
 
-    def __init__(self, reduction=Reduction.AUTO, name="mean_squared_logarithmic_error"):
-        super().__init__(reduction=reduction, name=name)
+    def __init__(self, reduction=Reduction.AUTO, name="mean_squared_logarithmic_error", dtype=None):
+        super().__init__(reduction=reduction, name=name, dtype=dtype)
 
 
 class CosineSimilarity(_FunctionLoss):
     _fn = staticmethod(cosine_similarity)
 
-    def __init__(self, axis=-1, reduction=Reduction.AUTO, name="cosine_similarity"):
-        super().__init__(reduction=reduction, name=name, axis=axis)
+    def __init__(self, axis=-1, reduction=Reduction.AUTO, name="cosine_similarity", dtype=None):
+        super().__init__(reduction=reduction, name=name, dtype=dtype, axis=axis)
 
     def get_config(self):
         """Only the name and the reduction: Keras 3.15 does not write ``axis``."""
@@ -652,8 +686,8 @@ class CosineSimilarity(_FunctionLoss):
 class Huber(_FunctionLoss):
     _fn = staticmethod(huber)
 
-    def __init__(self, delta=1.0, reduction=Reduction.AUTO, name="huber_loss"):
-        super().__init__(reduction=reduction, name=name, delta=float(delta))
+    def __init__(self, delta=1.0, reduction=Reduction.AUTO, name="huber_loss", dtype=None):
+        super().__init__(reduction=reduction, name=name, dtype=dtype, delta=float(delta))
 
     def get_config(self):
         """Only the name and the reduction: Keras 3.15 does not write ``delta``."""
@@ -663,43 +697,43 @@ class Huber(_FunctionLoss):
 class LogCosh(_FunctionLoss):
     _fn = staticmethod(log_cosh)
 
-    def __init__(self, reduction=Reduction.AUTO, name="log_cosh"):
-        super().__init__(reduction=reduction, name=name)
+    def __init__(self, reduction=Reduction.AUTO, name="log_cosh", dtype=None):
+        super().__init__(reduction=reduction, name=name, dtype=dtype)
 
 
 class Hinge(_FunctionLoss):
     _fn = staticmethod(hinge)
 
-    def __init__(self, reduction=Reduction.AUTO, name="hinge"):
-        super().__init__(reduction=reduction, name=name)
+    def __init__(self, reduction=Reduction.AUTO, name="hinge", dtype=None):
+        super().__init__(reduction=reduction, name=name, dtype=dtype)
 
 
 class SquaredHinge(_FunctionLoss):
     _fn = staticmethod(squared_hinge)
 
-    def __init__(self, reduction=Reduction.AUTO, name="squared_hinge"):
-        super().__init__(reduction=reduction, name=name)
+    def __init__(self, reduction=Reduction.AUTO, name="squared_hinge", dtype=None):
+        super().__init__(reduction=reduction, name=name, dtype=dtype)
 
 
 class CategoricalHinge(_FunctionLoss):
     _fn = staticmethod(categorical_hinge)
 
-    def __init__(self, reduction=Reduction.AUTO, name="categorical_hinge"):
-        super().__init__(reduction=reduction, name=name)
+    def __init__(self, reduction=Reduction.AUTO, name="categorical_hinge", dtype=None):
+        super().__init__(reduction=reduction, name=name, dtype=dtype)
 
 
 class KLDivergence(_FunctionLoss):
     _fn = staticmethod(kl_divergence)
 
-    def __init__(self, reduction=Reduction.AUTO, name="kl_divergence"):
-        super().__init__(reduction=reduction, name=name)
+    def __init__(self, reduction=Reduction.AUTO, name="kl_divergence", dtype=None):
+        super().__init__(reduction=reduction, name=name, dtype=dtype)
 
 
 class Poisson(_FunctionLoss):
     _fn = staticmethod(poisson)
 
-    def __init__(self, reduction=Reduction.AUTO, name="poisson"):
-        super().__init__(reduction=reduction, name=name)
+    def __init__(self, reduction=Reduction.AUTO, name="poisson", dtype=None):
+        super().__init__(reduction=reduction, name=name, dtype=dtype)
 
 
 class BinaryFocalCrossentropy(_FunctionLoss):
@@ -715,11 +749,13 @@ class BinaryFocalCrossentropy(_FunctionLoss):
         axis=-1,
         reduction=Reduction.AUTO,
         name="binary_focal_crossentropy",
+        dtype=None,
     ):
         # the order of Keras 3.15's config
         super().__init__(
             reduction=reduction,
             name=name,
+            dtype=dtype,
             from_logits=from_logits,
             label_smoothing=label_smoothing,
             axis=axis,
@@ -741,10 +777,12 @@ class CategoricalFocalCrossentropy(_FunctionLoss):
         axis=-1,
         reduction=Reduction.AUTO,
         name="categorical_focal_crossentropy",
+        dtype=None,
     ):
         super().__init__(
             reduction=reduction,
             name=name,
+            dtype=dtype,
             from_logits=from_logits,
             label_smoothing=label_smoothing,
             axis=axis,
@@ -756,33 +794,31 @@ class CategoricalFocalCrossentropy(_FunctionLoss):
 class Dice(_FunctionLoss):
     _fn = staticmethod(dice)
 
-    def __init__(self, reduction=Reduction.AUTO, name="dice", axis=None):
-        super().__init__(reduction=reduction, name=name, axis=axis)
+    def __init__(self, reduction=Reduction.AUTO, name="dice", axis=None, dtype=None):
+        super().__init__(reduction=reduction, name=name, dtype=dtype, axis=axis)
 
 
 class Tversky(_FunctionLoss):
     _fn = staticmethod(tversky)
 
-    def __init__(self, alpha=0.5, beta=0.5, reduction=Reduction.AUTO, name="tversky", axis=None):
-        super().__init__(reduction=reduction, name=name, alpha=alpha, beta=beta, axis=axis)
+    def __init__(self, alpha=0.5, beta=0.5, reduction=Reduction.AUTO, name="tversky", axis=None, dtype=None):
+        super().__init__(reduction=reduction, name=name, dtype=dtype, alpha=alpha, beta=beta, axis=axis)
 
 
 class CategoricalGeneralizedCrossEntropy(_FunctionLoss):
     _fn = staticmethod(categorical_generalized_cross_entropy)
 
-    def __init__(self, q=0.5, reduction=Reduction.AUTO, name="categorical_generalized_cross_entropy"):
+    def __init__(self, q=0.5, reduction=Reduction.AUTO, name="categorical_generalized_cross_entropy", dtype=None):
         if not 0 < q < 1:
             raise ValueError("q must be in the interval (0, 1)")
-        super().__init__(reduction=reduction, name=name, q=q)
+        super().__init__(reduction=reduction, name=name, dtype=dtype, q=q)
 
 
 class CTC(_FunctionLoss):
     _fn = staticmethod(ctc)
 
     def __init__(self, reduction=Reduction.AUTO, name="ctc", dtype=None):
-        if dtype is not None:  # Keras's loss dtype (the computation's) is not supported
-            raise ValueError(f"CTC: tfunc.keras losses do not support dtype={dtype!r}.")
-        super().__init__(reduction=reduction, name=name)
+        super().__init__(reduction=reduction, name=name, dtype=dtype)
 
 
 _BY_NAME = {

@@ -61,12 +61,15 @@ def _dw_infer(specs, attrs):
 def _dw_impl(xp, x, f, strides, padding, dilations):
     g = geometry(x.shape, f.shape, strides, padding, dilations)
     m = f.shape[3]
-    out = xp.zeros((g.n, g.oh, g.ow, g.c, m), x.dtype)
+    # float16/bfloat16 taps multiply and add up in float32, rounded once, as TF's kernels do
+    wide = D.ACCUMULATE.get(x.dtype, x.dtype)
+    out = xp.zeros((g.n, g.oh, g.ow, g.c, m), wide)
     if out.size:
-        xpad = conv._pad(xp, x, g)
+        xpad = conv._pad(xp, x, g).astype(wide, copy=False)
+        f = f.astype(wide, copy=False)
         for i, j, sl in _taps(g):
             out += xpad[sl][..., None] * f[i, j]
-    return out.reshape(g.n, g.oh, g.ow, g.c * m)
+    return out.reshape(g.n, g.oh, g.ow, g.c * m).astype(x.dtype, copy=False)
 
 
 def _dw_bpi_impl(xp, dy, f, x, strides, padding, dilations):

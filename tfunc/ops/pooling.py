@@ -172,14 +172,16 @@ def _max_pool_impl(xp, x, ksize, strides, padding):
 
 def _avg_pool_impl(xp, x, ksize, strides, padding):
     g = geometry(x.shape, ksize, strides, padding)
-    out = xp.zeros(g.out_shape, x.dtype)
+    # float16/bfloat16 windows add up in float32 and are rounded once, as TF's kernels do
+    wide = D.ACCUMULATE.get(x.dtype, x.dtype)
+    out = xp.zeros(g.out_shape, wide)
     if out.size == 0:
-        return out
+        return out.astype(x.dtype)
     xpad = g.pad(xp, x, 0)
     for _, sl in g.taps(xpad):
         out += xpad[sl]
-    out /= g.counts(xp, x.dtype)
-    return out
+    out /= g.counts(xp, wide)
+    return out.astype(x.dtype, copy=False)
 
 
 def _windows_ref(x, ksize, strides, padding, reduce):

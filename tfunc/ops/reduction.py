@@ -89,11 +89,13 @@ def _mean_impl(xp, x, axis, keepdims):
     if x.size == 0:  # the mean of nothing is NaN, as in TensorFlow (without NumPy's warning)
         return xp.full(_reduced_shape(x.shape, axis, keepdims), np.nan, x.dtype)
     wide = D.ACCUMULATE.get(x.dtype)
-    if wide is not None:  # TensorFlow's: summed in float32, rounded to the half type, divided there
-        # (quietly: a sum or a count past the half type's range is inf there, as in TF)
+    if wide is not None:  # summed in float32; TensorFlow divides bfloat16 there too (one rounding),
+        # float16 after rounding the sum (quietly: a sum or a count past float16's range is inf, as in TF)
         with np.errstate(over="ignore", invalid="ignore"):
-            s = xp.sum(x.astype(wide), axis=axis, keepdims=keepdims).astype(x.dtype)
-            return xp.true_divide(s, x.dtype.type(x.size // max(s.size, 1)))
+            s = xp.sum(x.astype(wide), axis=axis, keepdims=keepdims)
+            if x.dtype == np.float16:
+                s = s.astype(x.dtype)
+            return xp.true_divide(s, s.dtype.type(x.size // max(s.size, 1))).astype(x.dtype, copy=False)
     # float32/float64: what xp.mean does, without its Python overhead (no errstate: it costs a
     # microsecond, and the count cannot overflow here)
     s = xp.sum(x, axis=axis, keepdims=keepdims)

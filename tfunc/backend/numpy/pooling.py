@@ -75,6 +75,8 @@ def max_pool2d(xp, x, ksize, strides, padding):
 
 
 def avg_pool2d(xp, x, ksize, strides, padding):
+    if x.dtype.itemsize == 2 and x.dtype.kind in "fV":  # float16/bfloat16 windows add up in float32, as TF's
+        return avg_pool2d(xp, x.astype(np.float32), ksize, strides, padding).astype(x.dtype)
     g = portable.geometry(x.shape, ksize, strides, padding)
     out = np.empty(g.out_shape, x.dtype)
     if out.size == 0:
