@@ -86,3 +86,13 @@ def test_compiled_loss_under_mixed_float16_is_finite_and_float32_scale_loss():
     loss = losses.MeanSquaredError()(np.zeros((2, 1), np.float32), model(x))
     scaled = opt.scale_loss(loss)
     assert scaled.dtype is tf.float32 and float(scaled) == 45000.5 * 32768.0
+
+
+def test_loss_takes_its_name_first_as_keras_3():
+    class Named(tf.keras.losses.Loss):
+        def call(self, y_true, y_pred):
+            return tf.reduce_mean(tf.square(y_true - y_pred), axis=-1)
+
+    loss = Named("my_loss", "sum")
+    assert loss.name == "my_loss" and loss.reduction == "sum"  # Keras 3.15: Loss(name, reduction, dtype)
+    assert float(loss(np.zeros((2, 1), np.float32), np.ones((2, 1), np.float32))) == 2.0

@@ -543,7 +543,7 @@ class Loss:
     per-sample losses and ``sample_weight`` are cast to it first, so a float16 prediction
     (mixed precision) gives a float32 loss that does not overflow, as in Keras."""
 
-    def __init__(self, reduction=Reduction.AUTO, name=None, dtype=None):
+    def __init__(self, name=None, reduction=Reduction.AUTO, dtype=None):  # Keras 3's order
         Reduction.validate(reduction)
         self.reduction = reduction
         self.name = name
