@@ -76,6 +76,7 @@ from .api.math_ops import (
     negative,
     nextafter,
     not_equal,
+    polygamma,
     pow,
     real,
     reciprocal,
@@ -95,6 +96,7 @@ from .api.math_ops import (
     tan,
     tanh,
     truediv,
+    zeta,
 )
 from .api.nn_composites import softsign
 from .api.nn_ops import log_softmax, softmax
@@ -244,6 +246,7 @@ __all__ = [
     "is_strictly_increasing",
     "lgamma",
     "ndtri",
+    "polygamma",
     "polyval",
     "realdiv",
     "reciprocal_no_nan",
@@ -251,4 +254,5 @@ __all__ = [
     "unsorted_segment_sqrt_n",
     "xlog1py",
     "zero_fraction",
+    "zeta",
 ]

@@ -220,3 +220,19 @@ def nextafter(x1, x2, name=None):
     """The next representable float after ``x1`` towards ``x2`` (``x2`` where they are equal),
     float32 or float64."""
     return call(M.nextafter_op, _operands(x1, x2))
+
+
+# --- Hurwitz zeta and polygamma (float32, float64) -----------------------------------------
+
+
+def zeta(x, q, name=None):
+    """The Hurwitz zeta function: the sum over k >= 0 of (q + k)**-x.  inf at x == 1, NaN below
+    it; at q = 0, -1, -2, ... inf for even integer x, NaN otherwise; NaN for q < 0 and
+    non-integer x."""
+    return call(M.zeta_op, _operands(x, q))
+
+
+def polygamma(a, x, name=None):
+    """The a-th derivative of digamma: digamma(x) for a == 0, (-1)**(a+1) a! zeta(a+1, x) for
+    the integers a >= 1, NaN for other a."""
+    return call(M.polygamma_op, _operands(a, x))

@@ -21,6 +21,7 @@ from ..api.math_ops import (
     log,
     minimum,
     multiply_no_nan,
+    polygamma,
     pow,
     relu_grad,
     rsqrt,
@@ -31,6 +32,7 @@ from ..api.math_ops import (
     sqrt_grad,
     trigamma,
     where,
+    zeta,
 )
 from .registry import no_gradient, register_gradient
 
@@ -211,6 +213,28 @@ def _lgamma_grad(op, dy):
 def _digamma_grad(op, dy):
     """Returns dy * trigamma(x) (TensorFlow's polygamma(1, x))."""
     return [dy * trigamma(op.inputs[0])]
+
+
+@register_gradient("trigamma")
+def _trigamma_grad(op, dy):
+    """Returns dy * polygamma(2, x), so that digamma is differentiable again."""
+    x = op.inputs[0]
+    return [dy * polygamma(cast(2, x.dtype), x)]
+
+
+@register_gradient("zeta", inputs=(1,))
+def _zeta_grad(op, dy):
+    """zeta(x, q): None for x (TensorFlow has no derivative in x), -x * zeta(x + 1, q) * dy for q,
+    reduced to q's shape."""
+    x, q = op.inputs
+    return [None, sum_to_like(-x * zeta(x + 1, q) * dy, q)]
+
+
+@register_gradient("polygamma", inputs=(1,))
+def _polygamma_grad(op, dy):
+    """polygamma(a, x): None for the order a, polygamma(a + 1, x) * dy for x, reduced to x's shape."""
+    a, x = op.inputs
+    return [None, sum_to_like(polygamma(a + 1, x) * dy, x)]
 
 
 @register_gradient("erfinv")

@@ -469,6 +469,191 @@ digamma_op = _def_unary(
 trigamma_op = _def_unary(
     "trigamma", impl=in_float64(_trigamma64), cuda=_CUDA_TRIGAMMA, ref=_scalar_ref(_trigamma_scalar), allowed=_SPECIAL
 )
+
+
+# --- Hurwitz zeta and polygamma ------------------------------------------------------------
+# TensorFlow's Zeta is Eigen's port of Cephes' zeta: the direct sum of (q + k)^-x until a term
+# is below machep of the sum (or, after at least 9 terms, q + k > 9), then the Euler-Maclaurin
+# tail with these coefficients ((2j)! / B_2j), stopping once a term is below machep of the sum.
+_ZETA_A = (
+    12.0,
+    -720.0,
+    30240.0,
+    -1209600.0,
+    47900160.0,
+    -1.8924375803183791606e9,
+    7.47242496e10,
+    -2.950130727918164224e12,
+    1.1646782814350067249e14,
+    -4.5979787224074726105e15,
+    1.8152105401943546773e17,
+    -7.1661652561756670113e18,
+)
+_MACHEP = 2.0**-53  # Cephes' machep for double: half of float64's epsilon
+
+
+def _zeta64(xp, x, q):
+    """zeta(x, q) = sum_k (q + k)^-x.  As TensorFlow: inf at x == 1, and where q is 0 or a
+    negative integer and x an even integer; NaN for x < 1, the other such q, and negative q
+    with non-integer x.  The direct sum works on the elements still running only, so a
+    far-negative q (summed term by term up to 9) costs just its own elements."""
+    shape = np.broadcast_shapes(x.shape, q.shape)
+    x, q = xp.broadcast_to(x, shape).ravel(), xp.broadcast_to(q, shape).ravel()
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        qpole = (q <= 0) & (xp.floor(q) == q)
+        special = (x <= 1) | qpole | ((q < 0) & (xp.floor(x) != x))
+        out = xp.where((x == 1) | (qpole & (x > 1) & (xp.fmod(x, 2.0) == 0)), np.inf, np.nan)
+        idx = xp.nonzero(~special)[0]
+        x, a = x[idx], q[idx]
+        s = xp.power(a, -x)
+        b = xp.zeros_like(s)
+        done = xp.zeros(s.shape, bool)
+        run = xp.arange(s.size)
+        i = 0
+        while run.size:
+            i += 1
+            ar = a[run] + 1.0
+            br = xp.power(ar, -x[run])
+            sr = s[run] + br
+            a[run], b[run], s[run] = ar, br, sr
+            small = xp.abs(br / sr) < _MACHEP
+            done[run[small]] = True
+            run = run[~small & ((i < 9) | (ar <= 9.0))]
+        # the tail, where the sum did not converge (b == 0: nothing left to add, and the tail's
+        # factors could overflow to NaN)
+        t = xp.nonzero(~done & (b != 0))[0]
+        xt, w, bt = x[t], a[t], b[t]
+        st = s[t] + bt * w / (xt - 1.0) - 0.5 * bt
+        fac, live = xp.ones_like(xt), xp.ones(xt.shape, bool)
+        for j, coef in enumerate(_ZETA_A):  # term j: x (x + 1) ... (x + 2j) w^(-x-2j-1) / A[j]
+            fac = fac * (xt + 2 * j)
+            bt = bt / w
+            term = fac * bt / coef
+            st = xp.where(live, st + term, st)
+            live &= ~(xp.abs(term / st) < _MACHEP)
+            fac = fac * (xt + 2 * j + 1)
+            bt = bt / w
+        s[t] = st
+        out[idx] = s
+    return out.reshape(shape)
+
+
+def _polygamma_n64(xp, n, x):
+    """polygamma(n, x) as TensorFlow composes it: digamma(x) for n == 0, (-1)^(n+1) n! zeta(n+1, x)
+    for the integers n >= 1 (n! as exp(lgamma(n + 1))), NaN for other n."""
+    n, x = xp.broadcast_arrays(n, x)
+    with np.errstate(invalid="ignore", over="ignore"):
+        n1 = n + 1.0
+        r = xp.power(-1.0, n1) * xp.exp(_lgamma64(xp, n1)) * _zeta64(xp, n1, x)
+        r = xp.where(n == 0, _digamma64(xp, x), r)
+        return xp.where((xp.floor(n) != n) | (n < 0), np.nan, r)
+
+
+def _binary_in_float64(f):
+    """A float64 formula ``f(xp, x64, y64)`` as the impl of a binary op, rounded back."""
+
+    def impl(xp, x, y, out=None):
+        r = f(xp, x.astype(np.float64), y.astype(np.float64)).astype(x.dtype)
+        if out is None:
+            return r
+        out[...] = r
+        return out
+
+    return impl
+
+
+_BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6)  # B_2, B_4, ..., B_14
+
+
+def _zeta_scalar(x, q):
+    """Reference Hurwitz zeta in Python floats: the special values above, then the direct sum
+    up to q + k >= 40 and the Euler-Maclaurin tail with B_2 .. B_14 (not Cephes' stopping rules)."""
+    if math.isnan(x) or math.isnan(q) or x < 1:
+        return math.nan
+    if x == 1:
+        return math.inf
+    if q <= 0 and q == math.floor(q):
+        return math.inf if x == math.floor(x) and x % 2 == 0 else math.nan
+    if q < 0 and x != math.floor(x):
+        return math.nan
+    if math.isinf(q):
+        return 0.0
+    n = max(0, math.ceil(40.0 - q))
+    head = math.fsum((q + k) ** -x for k in range(n))
+    v = q + n
+    tail = v ** (1 - x) / (x - 1) + 0.5 * v**-x
+    rising = x  # x (x + 1) ... (x + 2j - 2)
+    for j, bern in enumerate(_BERNOULLI, 1):
+        tail += bern / math.factorial(2 * j) * rising * v ** (-x - 2 * j + 1)
+        rising *= (x + 2 * j - 1) * (x + 2 * j)
+    return head + tail
+
+
+def _polygamma_scalar(n, x):
+    if math.isnan(n) or not 0 <= n < math.inf or n != math.floor(n):  # (NaN first: no FP flag)
+        return math.nan
+    if n == 0:
+        return _digamma_scalar(x)
+    return (-1) ** (n + 1) * math.factorial(int(n)) * _zeta_scalar(n + 1, x)
+
+
+def _binary_scalar_ref(f):
+    vf = np.vectorize(lambda a, b: f(float(a), float(b)), otypes=[float])  # Python floats: no NumPy warnings
+    return lambda x, y: vf(x, y).astype(x.dtype)
+
+
+def _special_binary_samples(first, edges):
+    """Samples of a float32/float64 binary special function: the first input drawn by
+    ``first(rng, shape)``, the second uniform on [0.5, 4) (small enough values for the
+    gradient tests' finite differences), broadcast and strided; then ``edges``, pairs of
+    special values."""
+
+    def samples(rng):
+        out = []
+        for dt in _F:
+            for sa, sb in S.BINARY_SHAPES:
+                ins = (first(rng, sa).astype(dt._np), rng.uniform(0.5, 4.0, sb).astype(dt._np))
+                out.append(S.Sample(ins, note=f"{dt.name}{(sa, sb)}"))
+            ins = (first(rng, (3, 8)).astype(dt._np)[:, ::2], rng.uniform(0.5, 4.0, (3, 8)).astype(dt._np)[:, ::2])
+            out.append(S.Sample(ins, note=f"{dt.name} strided"))
+            a, b = np.array(edges, dt._np).T
+            out.append(S.Sample((a, b), note=f"{dt.name} edges"))
+        return out
+
+    return samples
+
+
+# TensorFlow's Zeta and Polygamma take float32 and float64 only; their gradients (math_grad)
+# need zeta(x + 1, q) and polygamma(n + 1, x).
+zeta_op = register(
+    OpDef(
+        name="zeta",
+        kind="elementwise",
+        infer=binary(frozenset(_F)),
+        impl=_binary_in_float64(_zeta64),
+        accepts_out=True,
+        ref=_binary_scalar_ref(_zeta_scalar),
+        samples=_special_binary_samples(
+            lambda rng, sh: rng.uniform(1.05, 6.0, sh),
+            [(1, 1), (0.5, 1), (2, 0), (3, 0), (2, -2), (3, -3), (2.5, -2), (2, -2.5), (2.5, -2.5), (4, -1)]
+            + [(3, -3.5), (2, 1e-3), (50, 1), (2, 1e10), (np.nan, 1), (2, np.nan), (2, np.inf), (1.5, 30)],
+        ),
+    )
+)
+polygamma_op = register(
+    OpDef(
+        name="polygamma",
+        kind="elementwise",
+        infer=binary(frozenset(_F)),
+        impl=_binary_in_float64(_polygamma_n64),
+        accepts_out=True,
+        ref=_binary_scalar_ref(_polygamma_scalar),
+        samples=_special_binary_samples(
+            lambda rng, sh: rng.integers(0, 5, sh).astype(np.float64),
+            [(1.5, 2), (-1, 2), (1, 0), (2, -2), (3, -1.5), (1, -0.5), (0, -1.5), (0, 0), (4, 1e-3), (np.nan, 2)],
+        ),
+    )
+)
 # TensorFlow's CPU kernels of Erfinv and Ndtri take float32 and float64 only
 erfinv_op = _def_unary(
     "erfinv",
