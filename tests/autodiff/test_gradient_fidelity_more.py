@@ -325,3 +325,12 @@ def test_strided_slice_masks():
     )
     with pytest.raises(tf.errors.InvalidArgumentError, match="only stride 1"):
         tf.strided_slice(x, [0, 1], [2, 2], [1, -1], shrink_axis_mask=2)
+
+
+def test_output_gradients_must_give_one_entry_per_target():
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        a, b = x * 2.0, x * 3.0
+    with pytest.raises(ValueError, match="1 entries for 2 targets"):
+        tape.gradient([a, b], x, output_gradients=[tf.ones([2])])

@@ -179,9 +179,9 @@ class GradientTape:
                     "Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a "
                     "Tensor: output_gradients may not hold None (pass zeros for a target without one)."
                 )
-            out_grads = [_as_target_shape(_to_tensor(g), t) for g, t in zip(out_grads, flat_targets)]
             if len(out_grads) != len(flat_targets):
                 raise ValueError(f"output_gradients has {len(out_grads)} entries for {len(flat_targets)} targets.")
+            out_grads = [_as_target_shape(_to_tensor(g), t) for g, t in zip(out_grads, flat_targets)]
         else:
             out_grads = [None] * len(flat_targets)
         was = self._recording
