@@ -58,10 +58,10 @@ POOL = [
 ]
 # Piecewise-constant ops (derivative zero or undefined, finite differences meaningless at
 # their jumps) and stop_gradient (zero gradient by definition) are not differentiated.
-# softmax_cross_entropy_with_logits: TF's labels gradient is its own rule, not the loss's derivative
+# softmax_cross_entropy_with_logits: TF's labels gradient is its own rule, not the loss's derivative;
 NOT_DIFFERENTIATED = {
     "floormod", "floordiv", "round", "floor", "ceil", "sign", "stop_gradient", "range",
-    "softmax_cross_entropy_with_logits",
+    "softmax_cross_entropy_with_logits", "zeta", "polygamma",  # TF: no gradient for zeta's x, polygamma's a
 }  # fmt: skip
 # Ops that read one triangle of a symmetric input: their gradient (as TensorFlow's) is the
 # symmetric matrix with the same directional derivatives, which finite differences through an

@@ -628,10 +628,10 @@ def _special_binary_samples(first, edges):
 zeta_op = register(
     OpDef(
         name="zeta",
-        kind="elementwise",
+        kind="other",  # not fused: its series runs a data-dependent number of terms (no CUDA expression)
+        host_sync=True,  # the still-summing elements are found with nonzero
         infer=binary(frozenset(_F)),
         impl=_binary_in_float64(_zeta64),
-        accepts_out=True,
         ref=_binary_scalar_ref(_zeta_scalar),
         samples=_special_binary_samples(
             lambda rng, sh: rng.uniform(1.05, 6.0, sh),
@@ -643,10 +643,10 @@ zeta_op = register(
 polygamma_op = register(
     OpDef(
         name="polygamma",
-        kind="elementwise",
+        kind="other",  # not fused: its series runs a data-dependent number of terms (no CUDA expression)
+        host_sync=True,  # the still-summing elements are found with nonzero
         infer=binary(frozenset(_F)),
         impl=_binary_in_float64(_polygamma_n64),
-        accepts_out=True,
         ref=_binary_scalar_ref(_polygamma_scalar),
         samples=_special_binary_samples(
             lambda rng, sh: rng.integers(0, 5, sh).astype(np.float64),
