@@ -96,3 +96,24 @@ def test_loss_takes_its_name_first_as_keras_3():
     loss = Named("my_loss", "sum")
     assert loss.name == "my_loss" and loss.reduction == "sum"  # Keras 3.15: Loss(name, reduction, dtype)
     assert float(loss(np.zeros((2, 1), np.float32), np.ones((2, 1), np.float32))) == 2.0
+
+
+def test_custom_layers_take_the_global_policys_variable_dtype():
+    class Project(tf.keras.layers.Layer):
+        def build(self, shape):
+            self.w = self.add_weight(shape=(shape[-1], 2))
+
+        def call(self, x):
+            return x @ self.w
+
+    x = np.ones((1, 3), np.float32)
+    try:
+        mixed_precision.set_global_policy("float64")
+        layer = Project()
+        y = layer(x)
+        assert layer.w.dtype == tf.float64 and y.dtype == tf.float64  # Keras 3.15: float64 and float64
+        mixed_precision.set_global_policy("mixed_float16")  # variables float32; no autocast (README)
+        assert Project()(x).dtype == tf.float32
+    finally:
+        mixed_precision.set_global_policy(None)
+    assert Project().dtype == tf.float32

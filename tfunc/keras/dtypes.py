@@ -5,6 +5,11 @@ from __future__ import annotations
 
 from ..core import dtypes as D
 
+# The global mixed-precision policy (keras.mixed_precision.set_global_policy): kept here, below
+# the layers and the optimizers, so that layers read its variable dtype without importing
+# mixed_precision (which imports the optimizers, which import the layers).
+GLOBAL_POLICY: dict = {"policy": None}
+
 _PYTHON = {bool: D.bool, int: D.int64, float: D.float32, str: D.string, "int": D.int64, complex: D.complex128}
 
 

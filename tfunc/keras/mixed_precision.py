@@ -16,6 +16,7 @@ divides the gradients back and adapts the scale.
 from __future__ import annotations
 
 from ..core import dtypes as D
+from . import dtypes as _dtypes
 from .optimizers import LossScaleOptimizer
 
 __all__ = ["Policy", "DTypePolicy", "set_global_policy", "global_policy", "LossScaleOptimizer"]
@@ -74,7 +75,8 @@ class Policy:
 
 DTypePolicy = Policy
 
-_default = {"policy": Policy("float32")}
+_default = _dtypes.GLOBAL_POLICY  # shared with the layers (keras/dtypes.py)
+_default["policy"] = Policy("float32")
 
 
 def global_policy() -> Policy:

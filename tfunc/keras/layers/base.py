@@ -16,7 +16,6 @@ import numpy as np
 
 from ...api import array_ops, creation_ops, math_composites, math_ops
 from ...api.variables import Variable
-from ...core import dtypes as D
 from ...core import nest
 from ...core.context import ctx, init_scope
 from ...core.shapes import TensorShape
@@ -32,7 +31,7 @@ from .. import initializers as _initializers
 from .. import keras_tensor as _keras_tensor
 from .. import regularizers as _regularizers
 from .. import serialization as _serialization
-from ..dtypes import keras_dtype
+from ..dtypes import GLOBAL_POLICY, keras_dtype
 from ..keras_tensor import KerasTensor, compute_output_spec, record_node, symbolic_call
 
 _name_counts: collections.Counter = collections.Counter()
@@ -282,7 +281,12 @@ class Layer(Module):
         if dynamic:
             raise ValueError("tfunc.keras layers do not support dynamic=True (layers that can only run eagerly).")
         super().__init__(name=name)
-        self._tfunc_dtype = D.float32 if dtype is None else keras_dtype(dtype)
+        # by default the global policy's variable dtype, as Keras's layers take it ('float64' gives
+        # float64 weights); a custom layer computes in it too (no autocast to a mixed policy's)
+        if dtype is None:
+            policy = GLOBAL_POLICY["policy"]
+            dtype = "float32" if policy is None else policy.variable_dtype
+        self._tfunc_dtype = keras_dtype(dtype)
         self._tfunc_trainable = bool(trainable)
         self._tfunc_weights = []
         self._tfunc_losses = []
