@@ -1,7 +1,7 @@
 """einsum's gradient when the operands' '...' differ: one operand without '...' while another
 (and the output) has it, broadcast ellipsis axes of size 1 or missing, and a diagonal.  The
 expected gradients of ``sum(einsum(eq, a, b) ** 2)`` are TensorFlow 2.21's, recorded by
-/work/notes/review/fx19h/gen/gen_einsum.py on small integers (so they are exact)."""
+tests/autodiff/fixtures/make_einsum_grad_values.py on small integers (so they are exact)."""
 
 import numpy as np
 import pytest

@@ -279,7 +279,7 @@ def _td_model(inner):
     return model, layer
 
 
-# Keras 3.15's fit (SGD 0.1, mse, batch 4, 2 epochs), from /work/notes/review/fx19h/gen/gen_td.py
+# Keras 3.15's fit (SGD 0.1, mse, batch 4, 2 epochs), from tests/keras/fixtures/make_time_distributed_fit.py
 TD_FIT = {
     "bn": (
         [3.079745, 1.466195],

@@ -1,5 +1,5 @@
 """tf.image.combined_non_max_suppression against TensorFlow 2.21's values (recorded with
-/work/notes/review/fx19c/gen_nms_cases.py): tied scores in TensorFlow's order (its CPU kernel's
+tests/ops/fixtures/make_combined_nms_cases.py): tied scores in TensorFlow's order (its CPU kernel's
 std::priority_queue and std::sort), q=1 and q=classes boxes, batches, padding, clipping, the
 static shapes of its shape function and its errors."""
 
