@@ -37,3 +37,11 @@ def test_ones_like_of_strings_and_trailing_nul_bytes_are_errors():
         with pytest.raises(ValueError, match="NUL"):
             tf.constant(value)
     assert tf.constant([b"a\x00b"]).numpy().tolist() == [b"a\x00b"]  # an inner NUL is kept
+
+
+def test_a_string_scalar_reads_back_as_python_bytes():
+    # TF 2.21: type(tf.constant("ab").numpy()) is bytes, so it prints as b'ab' inside lists too
+    for t in (tf.constant("ab"), tf.function(lambda: tf.constant("ab"))(), tf.strings.join(["a", "b"])):
+        assert type(t.numpy()) is bytes and t.numpy() == b"ab"
+    assert repr([tf.constant("ab").numpy()]) == "[b'ab']"
+    assert f"{tf.constant('ab')}" == str(tf.constant("ab"))  # formatting still works

@@ -15,7 +15,7 @@ Spec = tf.TensorSpec
 
 def values(ds):
     """The elements as nested Python lists/values (strings as bytes)."""
-    return [tf.nest.map_structure(lambda t: t.numpy().tolist(), e) for e in ds]
+    return [tf.nest.map_structure(lambda t: np.asarray(t.numpy()).tolist(), e) for e in ds]
 
 
 def spec_repr(ds):

@@ -15,7 +15,7 @@ Spec = tf.TensorSpec
 
 
 def values(ds):
-    return [tf.nest.map_structure(lambda t: t.numpy().tolist(), e) for e in ds]
+    return [tf.nest.map_structure(lambda t: np.asarray(t.numpy()).tolist(), e) for e in ds]
 
 
 def ragged():

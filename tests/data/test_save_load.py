@@ -4,6 +4,7 @@ format."""
 
 import collections
 
+import numpy as np
 import pytest
 
 import tfunc as tf
@@ -11,7 +12,7 @@ from tfunc.data import Dataset
 
 
 def _values(ds):
-    return [tf.nest.map_structure(lambda t: t.numpy().tolist(), e) for e in ds]
+    return [tf.nest.map_structure(lambda t: np.asarray(t.numpy()).tolist(), e) for e in ds]
 
 
 def test_round_trip(tmp_path):

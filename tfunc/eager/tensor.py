@@ -160,7 +160,8 @@ class EagerTensor(Tensor):
         elif isinstance(v, np.ndarray) and v.ndim:
             return v.copy()
         if isinstance(v, np.ndarray) and v.ndim == 0:
-            return v[()]  # a NumPy scalar (np.int32(3), bytes), as TensorFlow's: hashable
+            v = v[()]  # a NumPy scalar (np.int32(3)), as TensorFlow's: hashable
+            return bytes(v) if type(v) is np.bytes_ else v  # a string: Python bytes, as TensorFlow's
         return v
 
     def __array__(self, dtype=None, copy=None):
@@ -224,7 +225,7 @@ class EagerTensor(Tensor):
 
     def __format__(self, spec):
         if self._value.ndim == 0 and not self._dtype.is_string:
-            return format(self.numpy().item(), spec)
+            return format(np.asarray(self.numpy()).item(), spec)
         return format(str(self), spec)
 
     def __repr__(self) -> str:

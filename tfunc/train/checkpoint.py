@@ -127,7 +127,7 @@ class ObjectGraph:
         for i, obj in enumerate(self.objects):
             if not isinstance(obj, Variable):
                 continue
-            value = obj.numpy()
+            value = np.asarray(obj.numpy())
             node = self.nodes[i]
             node.pop("children", None)
             node.update(
