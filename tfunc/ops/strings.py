@@ -9,7 +9,6 @@ text, as TensorFlow's ``unit`` arguments do.
 from __future__ import annotations
 
 import codecs
-import re
 
 import numpy as np
 
@@ -20,6 +19,7 @@ from ..core.specs import Spec
 from . import sampling as S
 from .infer import BOOL, NUMERIC, check_dtype
 from .io import format_array
+from .number_text import parse_number
 from .re2 import compiled, full_matcher, replacer
 from .registry import OpDef, register
 
@@ -27,7 +27,7 @@ _STR = {D.string}
 _TEXT = np.array([b" H\xc3\xa9llo ", b"ab\tc", b"", b"x1y22"])  # samples: UTF-8, a tab, empty, digits
 
 
-def _as_bytes(out, shape):
+def as_bytes(out, shape):
     """An object array of bytes as an ``S`` array of ``shape`` (``S1`` when empty).  NumPy's
     bytes arrays drop trailing NUL bytes, so a result ending in one is refused, not cut."""
     out = np.asarray(out, dtype=object).reshape(shape)
@@ -45,7 +45,7 @@ def _elementwise(fn, *arrays, out_dtype=None):
     shape = np.broadcast_shapes(*(a.shape for a in arrays))
     result = np.frompyfunc(fn, len(arrays), 1)(*arrays)
     if out_dtype is None:
-        return _as_bytes(result, shape)
+        return as_bytes(result, shape)
     return np.asarray(result, dtype=object).reshape(shape).astype(out_dtype)
 
 
@@ -190,7 +190,7 @@ def _reduce_join_impl(xp, x, axis, keepdims, separator):
     kept = [x.shape[i] for i in rest]
     joined_len = int(np.prod([x.shape[i] for i in axes]))
     rows = np.transpose(x, rest + list(reversed(axes))).reshape(int(np.prod(kept)), joined_len)  # a row per output
-    out = _as_bytes([separator.join(row.tolist()) for row in rows], kept)
+    out = as_bytes([separator.join(row.tolist()) for row in rows], kept)
     if keepdims:
         out = out.reshape([1 if i in axes else d for i, d in enumerate(x.shape)])
     return out
@@ -391,29 +391,20 @@ substr_op = register(
 
 # --- numbers <-> strings ---------------------------------------------------------------------------
 
-_FLOAT = re.compile(rb"[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?|inf(inity)?|nan)", re.IGNORECASE)
-_HEX = re.compile(rb"[+-]?0[xX][0-9a-fA-F]+")
-_INT = re.compile(rb"[+-]?\d+")
-
 
 def _to_number_impl(xp, x, out_type):
-    """TensorFlow's StringToNumber: surrounding spaces are allowed; floats also take ``inf``,
-    ``nan`` and hexadecimal; an integer must fit its type."""
+    """TensorFlow's StringToNumber: numbers as :mod:`.number_text` reads them (spaces around
+    allowed; floats as C's strtod, hexadecimal and ``inf``/``nan`` too); an integer must fit
+    its type."""
     dt = np.dtype(out_type._np)
 
     def parse(s):
-        t = s.strip()
-        if dt.kind == "f":
-            if _FLOAT.fullmatch(t):
-                return float(t)
-            if _HEX.fullmatch(t):
-                return float(int(t, 16))
-        elif _INT.fullmatch(t):
-            v = int(t)
-            info = np.iinfo(dt)
-            if info.min <= v <= info.max:
-                return v
-        raise InvalidArgumentError(f"StringToNumberOp could not correctly convert string: {s.decode(errors='replace')}")
+        v = parse_number(s, dt)
+        if v is None:
+            raise InvalidArgumentError(
+                f"StringToNumberOp could not correctly convert string: {s.decode(errors='replace')}"
+            )
+        return v
 
     return _elementwise(parse, x, out_dtype=dt)
 
@@ -540,7 +531,7 @@ def _split_whitespace(s: bytes, maxsplit: int) -> list:
 def _split_impl(xp, x, sep, maxsplit):
     s = np.asarray(x).item()
     parts = s.split(sep, maxsplit) if sep else _split_whitespace(s, maxsplit)  # an empty sep: whitespace
-    return _as_bytes(parts, (len(parts),))
+    return as_bytes(parts, (len(parts),))
 
 
 def _split_infer(specs, attrs):
@@ -967,7 +958,7 @@ def _format_impl(xp, *values, template, placeholder, summarize):
     pieces = [parts[0]]
     for value, after in zip(values, parts[1:]):
         pieces += [format_array(np.asarray(value), summarize), after]
-    return _as_bytes(["".join(pieces).encode("utf-8")], ())
+    return as_bytes(["".join(pieces).encode("utf-8")], ())
 
 
 string_format_op = register(
@@ -1097,7 +1088,7 @@ def _encode_infer(specs, attrs):
 def _encode_impl(xp, x, encoding, errors, replacement_char):
     x = np.asarray(x)
     rows = [_encoded(row, encoding, errors, replacement_char) for row in _rows(x).tolist()]
-    return _as_bytes(rows, x.shape[:-1])
+    return as_bytes(rows, x.shape[:-1])
 
 
 unicode_encode_op = register(
@@ -1171,7 +1162,7 @@ def _bytes_split_infer(specs, attrs):
 
 def _bytes_split_impl(xp, x):
     s = np.asarray(x).item()
-    return _as_bytes([s[i : i + 1] for i in range(len(s))], (len(s),))
+    return as_bytes([s[i : i + 1] for i in range(len(s))], (len(s),))
 
 
 bytes_split_op = register(
@@ -1240,7 +1231,7 @@ def _ngrams_impl(xp, x, **attrs):
         )
         for row in rows
     ]
-    return _as_bytes(grams, x.shape[:-1] + (_ngrams_count_of(x.shape[-1], attrs),))
+    return as_bytes(grams, x.shape[:-1] + (_ngrams_count_of(x.shape[-1], attrs),))
 
 
 _NGRAMS = dict(widths=(2,), separator=b" ", left=b"", right=b"", pad_width=0, preserve_short=False)
@@ -1295,7 +1286,7 @@ def _segment_join_impl(xp, x, ids, num_segments, separator):
     for segment, row in zip(ids.reshape(-1).tolist(), rows.tolist()):
         for column, value in enumerate(row):
             joined[segment][column].append(value)
-    return _as_bytes([separator.join(parts) for seg in joined for parts in seg], (n,) + rest)
+    return as_bytes([separator.join(parts) for seg in joined for parts in seg], (n,) + rest)
 
 
 unsorted_segment_join_op = register(
