@@ -10,6 +10,7 @@ from . import (
     control_flow,
     conv_variants,
     creation,
+    csv,
     ctc,
     custom_gradient,
     dataset,
