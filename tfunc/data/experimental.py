@@ -1,10 +1,12 @@
 """``tfunc.data.experimental``: the constants and helpers TensorFlow keeps there, and its
 ``apply()``-style transformations (``ds.apply(tf.data.experimental.unique())``), each the
-``Dataset`` method of the same name."""
+``Dataset`` method of the same name; the CSV readers ``CsvDataset`` and
+``make_csv_dataset``."""
 
 from __future__ import annotations
 
 from ..core import dtypes as _dtypes
+from .csv import CsvDataset, make_csv_dataset
 from .dataset import AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset
 from .experimental_ops import AssertCardinalityDataset, GroupByReducerDataset, Reducer, from_list
 from .optional import Optional
@@ -28,6 +30,7 @@ __all__ = [
     "OptimizationOptions",
     "ThreadingOptions",
     "Counter",
+    "CsvDataset",
     "Optional",
     "RandomDataset",
     "Reducer",
@@ -43,6 +46,7 @@ __all__ = [
     "group_by_window",
     "ignore_errors",
     "load",
+    "make_csv_dataset",
     "map_and_batch",
     "parallel_interleave",
     "sample_from_datasets",

@@ -27,10 +27,10 @@ from .dataset import (
 )
 from .nested import interleave
 
-__all__ = ["TextLineDataset", "list_files"]
+__all__ = ["TextLineDataset", "compression_kind", "file_names", "list_files", "read_bytes"]
 
 
-def _names(filenames, what: str) -> list:
+def file_names(filenames, what: str) -> list:
     """File names from a string, a list of them (maybe empty), a string tensor or a dataset of
     strings."""
     if isinstance(filenames, Dataset):
@@ -45,7 +45,28 @@ def _names(filenames, what: str) -> list:
     return [n.decode() if isinstance(n, bytes) else str(n) for n in items]
 
 
-_DECOMPRESS = {"": None, "GZIP": "gzip", "ZLIB": "zlib"}
+def compression_kind(compression_type) -> str:
+    """``""``, ``"GZIP"`` or ``"ZLIB"``: how the files of a reader dataset are compressed."""
+    kind = "" if compression_type is None else str(compression_type).upper()
+    if kind not in ("", "GZIP", "ZLIB"):
+        raise InvalidArgumentError(
+            None, None, f"Unsupported compression_type {compression_type!r}: use '', 'GZIP' or 'ZLIB'."
+        )
+    return kind
+
+
+def read_bytes(path: str, compression: str) -> bytes:
+    """The whole (decompressed) contents of a file; NotFoundError if it is missing."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        raise NotFoundError(None, None, f"{path}; No such file or directory") from None
+    if compression == "GZIP":
+        return gzip.decompress(data)
+    if compression == "ZLIB":
+        return zlib.decompress(data)
+    return data
 
 
 class TextLineDataset(Dataset):
@@ -57,30 +78,13 @@ class TextLineDataset(Dataset):
     _repr_name = "TextLineDatasetV2"
 
     def __init__(self, filenames, compression_type=None, buffer_size=None, num_parallel_reads=None, name=None):
-        self._files = _names(filenames, "TextLineDataset")
-        kind = "" if compression_type is None else str(compression_type).upper()
-        if kind not in _DECOMPRESS:
-            raise InvalidArgumentError(
-                None, None, f"Unsupported compression_type {compression_type!r}: use '', 'GZIP' or 'ZLIB'."
-            )
-        self._compression = kind
+        self._files = file_names(filenames, "TextLineDataset")
+        self._compression = compression_kind(compression_type)
         self._cycle_length = _cycle_length(num_parallel_reads)
-
-    def _read(self, path: str) -> bytes:
-        try:
-            with open(path, "rb") as f:
-                data = f.read()
-        except FileNotFoundError:
-            raise NotFoundError(None, None, f"{path}; No such file or directory") from None
-        if self._compression == "GZIP":
-            return gzip.decompress(data)
-        if self._compression == "ZLIB":
-            return zlib.decompress(data)
-        return data
 
     def _lines(self, path: str):
         """The lines of one file, as string scalars."""
-        for line in io.BytesIO(self._read(path)):
+        for line in io.BytesIO(read_bytes(path, self._compression)):
             if line.endswith(b"\n"):
                 line = line[:-1]
             line = line.replace(b"\r", b"")  # TensorFlow's line reader drops every carriage return
@@ -111,15 +115,15 @@ def _cycle_length(num_parallel_reads):
 
 
 # TensorFlow's matching includes names starting with a dot (glob skips them unless asked, 3.11+)
-_HIDDEN = {"include_hidden": True} if sys.version_info >= (3, 11) else {}
+HIDDEN = {"include_hidden": True} if sys.version_info >= (3, 11) else {}
 
 
 @register_kind("list_files")
 def list_files(file_pattern, shuffle=None, seed=None, name=None) -> Dataset:
     """``tf.data.Dataset.list_files``: the files matching the glob pattern(s), as
     strings, sorted, then shuffled unless ``shuffle=False``; an error if none match."""
-    patterns = _names(file_pattern, "Dataset.list_files()")
-    found = sorted({p for pattern in patterns for p in glob.glob(pattern, **_HIDDEN)})
+    patterns = file_names(file_pattern, "Dataset.list_files()")
+    found = sorted({p for pattern in patterns for p in glob.glob(pattern, **HIDDEN)})
     if not found:
         raise InvalidArgumentError(None, None, f"No files matched pattern: {', '.join(patterns)}")
     ds: Dataset = _TensorSliceDataset(np.array([p.encode() for p in found], dtype=np.bytes_))
