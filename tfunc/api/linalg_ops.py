@@ -185,11 +185,10 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):
     keep = bool(keepdims)
     is_matrix = axes is not None and len(axes) == 2
     p = _norm_order(ord, axes, is_matrix)
-    mag = math_ops.abs(x)
     red = list(axes) if axes is not None else None
     if p == "euclidean" or (p == 2.0 and not is_matrix):
-        sq = mag * mag
-        return math_ops.sqrt(reduction_ops.reduce_sum(sq, axis=red, keepdims=keep))
+        return _euclidean_norm(x, red, keep)
+    mag = math_ops.abs(x)
     if not is_matrix:
         if p == np.inf:
             return reduction_ops.reduce_max(mag, axis=red, keepdims=keep)
@@ -213,6 +212,13 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):
         for a in sorted(axes):
             top = expand_dims(top, a)
     return top
+
+
+def _euclidean_norm(x, red, keep):
+    """``sqrt(sum(x * conj(x)))`` in ``x``'s own dtype, as TensorFlow: a complex input gives a
+    complex norm (zero imaginary part), so ``x / norm(x)`` needs no cast."""
+    sq = x * math_ops.conj(x) if x.dtype.is_complex else math_ops.square(x)
+    return math_ops.sqrt(reduction_ops.reduce_sum(sq, axis=red, keepdims=keep))
 
 
 def _norm_order(order, axes, is_matrix):
@@ -239,11 +245,21 @@ def _drop(t, axes, keep):
 
 
 def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
-    """``x / sqrt(max(sum(x**2, axis), epsilon))``."""
+    """``x / sqrt(max(sum(|x|**2, axis), epsilon))``; a complex ``x`` has its real and imaginary
+    parts scaled by the real norm, as TensorFlow (``maximum`` has no complex kernel)."""
     x = convert_to_tensor(x)
     axis = dim if axis is None else axis
-    sq = run_time_axis.reduce_sum(math_ops.square(x), axis=axis, keepdims=True)  # axis may be a run-time tensor
-    return x * math_ops.rsqrt(math_ops.maximum(sq, math_ops.cast(epsilon, sq.dtype)))
+    if x.dtype.is_complex:
+        re, im = math_ops.real(x), math_ops.imag(x)
+        inv = _inverse_l2(math_ops.square(re) + math_ops.square(im), axis, epsilon)
+        return math_ops.complex(re * inv, im * inv)
+    return x * _inverse_l2(math_ops.square(x), axis, epsilon)
+
+
+def _inverse_l2(squares, axis, epsilon):
+    """``rsqrt(max(sum(squares, axis), epsilon))``, kept over ``axis`` (which may be a run-time tensor)."""
+    sq = run_time_axis.reduce_sum(squares, axis=axis, keepdims=True)
+    return math_ops.rsqrt(math_ops.maximum(sq, math_ops.cast(epsilon, sq.dtype)))
 
 
 def global_norm(t_list, name=None):

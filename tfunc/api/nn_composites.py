@@ -99,7 +99,8 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
     axes = list(range(ids.shape.rank, ids.shape.rank + rank - 1)) if ids.shape.rank is not None else None
     if axes is None:
         raise ValueError("embedding_lookup with max_norm needs ids of known rank.")
-    return clip_by_norm(rows, max_norm, axes=axes) if axes else rows
+    # 1-D params have no axes left: TensorFlow clips each scalar row by its absolute value
+    return clip_by_norm(rows, max_norm, axes=axes)
 
 
 def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):

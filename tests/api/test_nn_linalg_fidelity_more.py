@@ -1,0 +1,49 @@
+"""tf.nn and tf.linalg corner cases checked against TensorFlow 2.21 (the expected values were
+computed by TensorFlow): embedding_lookup's max_norm on 1-D params, complex norms, and the
+cases below; each eagerly and traced."""
+
+import numpy as np
+
+import tfunc as tf
+
+
+def both(fn, *args):
+    """``fn(*args)`` eagerly and inside a tf.function, as NumPy arrays."""
+    return [np.asarray(r.numpy()) for r in (fn(*args), tf.function(fn)(*args))]
+
+
+def test_embedding_lookup_max_norm_clips_each_scalar_of_1d_params():
+    # TF 2.21 gives [-0.5, 0.2, 0.5]: with 1-D params every row is a scalar clipped by |x|
+    for got in both(lambda p: tf.nn.embedding_lookup(p, [0, 1, 2], max_norm=0.5), tf.constant([-3.0, 0.2, 2.0])):
+        np.testing.assert_allclose(got, [-0.5, 0.2, 0.5], rtol=1e-6)
+    # a list of row lists is a list of 1-D shards: TF 2.21 gives [-0.5, 0.2, 0.5, 0.5]
+    got = tf.nn.embedding_lookup([[-3.0, 0.2], [2.0, 1.0]], [0, 1, 2, 3], max_norm=0.5)
+    np.testing.assert_allclose(got.numpy(), [-0.5, 0.2, 0.5, 0.5], rtol=1e-6)
+
+
+def test_euclidean_norm_of_complex_input_stays_complex():
+    x = tf.constant([3 + 4j, 1j], tf.complex64)
+    for got in both(tf.norm, x):  # TF 2.21 gives complex64 (5.0990195+0j)
+        assert got.dtype == np.complex64
+        np.testing.assert_allclose(got, 5.0990195 + 0j, rtol=1e-6)
+    assert tf.norm(x, ord=1).dtype == tf.float32  # TF 2.21: the other orders are real
+    m = tf.constant([[3 + 4j, 1j], [1, 2]], tf.complex128)
+    fro = tf.norm(m, ord="fro", axis=[0, 1])  # TF 2.21 gives complex128 (5.5677643628300215+0j)
+    assert fro.dtype == tf.complex128
+    np.testing.assert_allclose(fro.numpy(), 5.5677643628300215, rtol=1e-12)
+    assert tf.norm(m, ord=2, axis=[0, 1]).dtype == tf.float64
+
+
+def test_normalize_and_l2_normalize_accept_complex_input():
+    x = tf.constant([3 + 4j, 1j], tf.complex64)
+    want = [0.5883484 + 0.78446454j, 0.19611613j]  # TF 2.21
+    unit, n = tf.linalg.normalize(x)
+    np.testing.assert_allclose(unit.numpy(), want, rtol=1e-6)
+    assert n.dtype == tf.complex64
+    np.testing.assert_allclose((x / tf.norm(x)).numpy(), want, rtol=1e-6)
+    for got in both(tf.math.l2_normalize, x):
+        assert got.dtype == np.complex64
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+    m = tf.constant([[3 + 4j, 1j], [0, 2]], tf.complex128)
+    want_m = [[0.58834841 + 0.78446454j, 0.19611614j], [0, 1]]  # TF 2.21
+    np.testing.assert_allclose(tf.math.l2_normalize(m, axis=1).numpy(), want_m, rtol=1e-7)
