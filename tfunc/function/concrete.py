@@ -21,6 +21,7 @@ import numpy as np
 from .. import backend as _backend
 from ..api.dataset_ops import variant_tensor
 from ..api.variables import ArgumentVariable
+from ..autodiff.function_grad import call_with_tape
 from ..core import nest
 from ..core.context import ctx
 from ..core.errors import FunctionArgumentError
@@ -305,7 +306,18 @@ class ConcreteFunction:
         return fill_template(self._template, tensors.__getitem__)
 
     def _call_bound(self, values: list):
-        """``values``: one per parameter, already matched to the trace types."""
+        """``values``: one per parameter, already matched to the trace types.  An eager call
+        under a recording tape or accumulator is recorded as one op (as TensorFlow records a
+        function call), so gradients flow through it to its inputs and variables."""
+        if ctx.tapes and ctx.graph is None:
+            self._bind_variables(values)
+            outs = call_with_tape(self, self.flat_tensor_inputs(values))
+            if outs is not None:
+                return self._pack_tensors(outs)
+        return self._call_unrecorded(values)
+
+    def _call_unrecorded(self, values: list):
+        """Runs the plan (eagerly) or inlines the trace (while tracing), unseen by eager tapes."""
         if ctx.graph is not None:
             return self._inline(values)
         flat: list = []
@@ -315,8 +327,9 @@ class ConcreteFunction:
 
     def call_values(self, values: list):
         """Calls the trace with one value per parameter, each already of its trace type (as a
-        dataset's elements are of the element_spec the trace was made for): no binding, no checks."""
-        return self._call_bound(values)
+        dataset's elements are of the element_spec the trace was made for): no binding, no checks,
+        and (as TensorFlow's dataset functions) not recorded by gradient tapes."""
+        return self._call_unrecorded(values)
 
     def __call__(self, *args, **kwargs):
         """Calls the trace: in the structure of the Python function's parameters (by position

@@ -24,7 +24,6 @@ import weakref
 import numpy as np
 
 from ..api.variables import SINGLETON_ERROR, Variable, variable_creation_scope
-from ..autodiff.function_grad import call_with_tape
 from ..core import device as _device
 from ..core import dtypes as _dtypes
 from ..core import nest
@@ -261,12 +260,7 @@ class Function:
         first = self._first_run.pop(cf, None) if self._first_run else None
         if first is not None and ctx.graph is None:
             cf = first  # initializes variables created while tracing
-        if ctx.tapes and ctx.graph is None:
-            cf._bind_variables(values)
-            outs = call_with_tape(cf, cf.flat_tensor_inputs(values))
-            if outs is not None:
-                return cf._pack_tensors(outs)
-        return cf._call_bound(values)
+        return cf._call_bound(values)  # (records the call on active tapes)
 
     def _remember_fast(self, args, params, cf):
         key = _fast_key(args, [])
