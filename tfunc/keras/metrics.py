@@ -350,7 +350,13 @@ class MeanMetricWrapper(Mean):
             self._direction = "up"
 
     def update_state(self, y_true, y_pred, sample_weight=None):
+        """Adds ``fn(y_true, y_pred)`` to the mean. As in Keras, a Keras mask on ``y_pred`` (from
+        ``Embedding(mask_zero=True)`` or ``Masking``) is folded into ``sample_weight``, so the
+        masked-out timesteps do not count."""
+        mask = get_keras_mask(y_pred)
         values = self._fn(y_true, y_pred, **self._fn_kwargs)
+        if mask is not None:
+            sample_weight = _losses.apply_mask(sample_weight, mask, self._dtype, _losses.Reduction.SUM)
         return super().update_state(values, sample_weight=sample_weight)
 
     def get_config(self):

@@ -1,0 +1,36 @@
+"""Keras 3.15 behaviours of losses and metrics used on their own (outside ``fit``): the Keras mask
+of ``y_pred``, what ``metrics.get`` returns, dtypes, reductions on edge-case weights and batches,
+and the losses/metrics Keras 3 added. Expected values were computed with TF 2.21 / Keras 3.15."""
+
+import numpy as np
+import pytest
+
+import tfunc as tf
+from tfunc.keras import metrics
+
+keras = tf.keras
+
+# Two sequences of three steps; the all-zero steps are masked out by ``Masking(0.0)``.
+MASK_PRED = np.array([[[0.2, 0.8], [0.6, 0.4], [0.0, 0.0]], [[0.9, 0.1], [0.0, 0.0], [0.0, 0.0]]], "float32")
+MASK_TRUE = np.array([[[0.0, 1.0], [0.0, 1.0], [1.0, 0.0]], [[1.0, 0.0], [0.0, 1.0], [1.0, 0.0]]], "float32")
+
+
+@pytest.mark.parametrize(
+    "make, sparse, expected, expected_weighted",
+    [
+        # TF 2.21 gives these (unmasked means would be 0.4333 / 0.5 for MSE, 0.333 for accuracy).
+        (metrics.MeanSquaredError, False, 0.13666667, 0.086),
+        (metrics.CategoricalAccuracy, False, 0.66666667, 0.8),
+        (metrics.SparseCategoricalAccuracy, True, 0.66666667, 0.8),
+        (metrics.BinaryCrossentropy, False, 0.41493163, 0.29110318),
+    ],
+)
+def test_mean_metric_wrapper_applies_the_keras_mask_of_y_pred(make, sparse, expected, expected_weighted):
+    y_pred = keras.layers.Masking(0.0)(MASK_PRED)
+    y_true = MASK_TRUE.argmax(-1) if sparse else MASK_TRUE
+    m = make()
+    m.update_state(y_true, y_pred)
+    np.testing.assert_allclose(float(m.result()), expected, rtol=1e-5)
+    m = make()
+    m.update_state(y_true, y_pred, sample_weight=np.array([[1.0], [3.0]]))
+    np.testing.assert_allclose(float(m.result()), expected_weighted, rtol=1e-5)
