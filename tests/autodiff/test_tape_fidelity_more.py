@@ -81,3 +81,73 @@ def test_concrete_function_keyword_call_with_structured_output():
         t.watch(x)
         out = cf(x, b=2 * x)
     np.testing.assert_allclose(t.gradient(out, x).numpy(), [3.0, 7.0])  # TF 2.21 gives [3, 7]
+
+
+def _taped(fn, x, persistent=False):
+    with tf.GradientTape(persistent=persistent) as t:
+        t.watch(x)
+        y = fn(x)
+    return t, y
+
+
+@pytest.mark.parametrize("traced", [False, True])
+def test_jacobian_of_empty_target_is_empty_not_none(traced):
+    def run():
+        x = tf.zeros((0, 2))
+        t, y = _taped(lambda x: x * 2.0, x)
+        v = tf.constant([1.0, 2.0])
+        u, z = _taped(lambda v: tf.zeros((0,)) * v[0], v)
+        return t.jacobian(y, x), u.jacobian(z, v)
+
+    j, k = tf.function(run)() if traced else run()
+    assert j.shape == (0, 2, 0, 2) and j.dtype == tf.float32  # TF 2.21 gives shape (0, 2, 0, 2) (was None)
+    assert k.shape == (0, 2)  # TF 2.21 gives shape (0, 2)
+
+
+def test_jacobian_of_empty_unconnected_target_is_none():
+    x = tf.constant([1.0, 2.0])
+    t, _ = _taped(lambda x: x, x)
+    assert t.jacobian(tf.zeros((0, 3)), x) is None  # TF 2.21 gives None
+
+
+@pytest.mark.parametrize("target", [lambda y: [y], lambda y: (y,), lambda y: 1.0])
+def test_jacobian_refuses_a_target_that_is_not_a_tensor(target):
+    x = tf.constant([1.0, 2.0])
+    t, y = _taped(lambda x: x * x, x)
+    with pytest.raises(AttributeError, match="has no attribute 'shape'"):  # TF 2.21 raises this (was None)
+        t.jacobian(target(y), x)
+    u, z = _taped(lambda x: x * x, tf.ones((2, 2)))
+    with pytest.raises(AttributeError, match="has no attribute 'shape'"):
+        u.batch_jacobian(target(z), tf.ones((2, 2)))
+
+
+@pytest.mark.parametrize(
+    "first, second",
+    [("jacobian", "jacobian"), ("jacobian", "gradient"), ("gradient", "jacobian"), ("batch_jacobian", "jacobian")],
+)
+def test_non_persistent_tape_gives_one_set_of_gradients_or_jacobians(first, second):
+    x = tf.ones((2, 2))
+    t, y = _taped(lambda x: x * x, x)
+    getattr(t, first)(y, x)
+    with pytest.raises(RuntimeError, match="non-persistent GradientTape can only be used"):  # as TF 2.21
+        getattr(t, second)(y, x)
+
+
+def test_eager_jacobian_without_pfor_needs_a_persistent_tape():
+    x = tf.ones((2, 2))
+    t, y = _taped(lambda x: x * x, x)
+    with pytest.raises(RuntimeError, match="persistent=True to compute the jacobian"):  # as TF 2.21
+        t.jacobian(y, x, experimental_use_pfor=False)
+    t, y = _taped(lambda x: x * x, x)
+    with pytest.raises(RuntimeError, match="persistent=True to compute the batch_jacobian"):
+        t.batch_jacobian(y, x, experimental_use_pfor=False)
+    t, y = _taped(lambda x: x * x, x, persistent=True)
+    j = t.jacobian(y, x, experimental_use_pfor=False)
+    assert j.shape == (2, 2, 2, 2)
+
+    @tf.function
+    def traced(x):  # in a function TF 2.21 allows it on a non-persistent tape
+        t, y = _taped(lambda x: x * x, x)
+        return t.jacobian(y, x, experimental_use_pfor=False)
+
+    np.testing.assert_allclose(traced(tf.constant([1.0, 2.0])).numpy(), [[2.0, 0.0], [0.0, 4.0]])

@@ -215,11 +215,13 @@ class GradientTape:
         self, target, sources, unconnected_gradients="none", parallel_iterations=None, experimental_use_pfor=True
     ):
         """The Jacobian of ``target`` with respect to each source (rows: target elements);
-        ``parallel_iterations`` and ``experimental_use_pfor`` are accepted for compatibility."""
+        ``parallel_iterations`` and ``experimental_use_pfor`` are accepted for compatibility
+        (as TensorFlow's, ``experimental_use_pfor=False`` eagerly needs a persistent tape)."""
         unconnected_gradients = getattr(unconnected_gradients, "value", unconnected_gradients)
         if unconnected_gradients not in ("none", "zero"):
             raise ValueError(f"unconnected_gradients must be 'none' or 'zero', got {unconnected_gradients!r}")
-        target = self._as_tensor(target)
+        self._check_jacobian_allowed("jacobian", experimental_use_pfor)
+        target = self._jacobian_target(target)
         n = target.shape.num_elements()
         if n is None:  # (only while tracing: an eager shape is always known)
             return self._jacobian_loop(target, sources, unconnected_gradients)
@@ -230,12 +232,16 @@ class GradientTape:
                 onehot[i] = 1
                 og = reshape(onehot, target.shape.as_list())
                 rows.append(self.gradient(target, sources, output_gradients=og, unconnected_gradients="none"))
-                self._used = False
+            # an empty target has no rows to tell which sources it reaches: its gradient does
+            probe = nest.flatten(self.gradient(target, sources)) if n == 0 else None
         flat_sources = nest.flatten(sources)
         out = []
         for k, s in enumerate(flat_sources):
             parts = [nest.flatten(r)[k] for r in rows]
             shape = target.shape.as_list() + list(s.shape.as_list())
+            if probe is not None and probe[k] is not None:
+                out.append(zeros(shape, s.dtype))
+                continue
             if all(p is None for p in parts):
                 # not connected (as TensorFlow: None unless unconnected_gradients="zero")
                 out.append(None if unconnected_gradients == "none" else zeros(shape, s.dtype))
@@ -244,9 +250,37 @@ class GradientTape:
             out.append(reshape(stack(parts), shape))
         return nest.pack_sequence_as(sources, out)
 
+    def _check_jacobian_allowed(self, what, use_pfor) -> None:
+        """TensorFlow's rules for a jacobian of a non-persistent tape: one set of gradients or
+        jacobians in all, and eagerly only with ``experimental_use_pfor`` (the default)."""
+        if self._persistent:
+            return
+        if self._used:
+            raise RuntimeError(
+                "A non-persistent GradientTape can only be used to compute one set of "
+                "gradients (or jacobians); use GradientTape(persistent=True) for more."
+            )
+        if not use_pfor and ctx.graph is None:
+            raise RuntimeError(
+                f"GradientTape must be created with persistent=True to compute the {what} with eager "
+                "execution enabled and with experimental_use_pfor set to False."
+            )
+
+    def _jacobian_target(self, target):
+        """The target of a jacobian as a tensor; TensorFlow reads its ``shape``, so a list, a
+        tuple or a Python number is refused with its AttributeError (it would otherwise
+        become a new constant, unconnected to every source)."""
+        if not getattr(target, "_is_tfunc_variable", False) and not hasattr(target, "shape"):
+            raise AttributeError(
+                f"'{type(target).__name__}' object has no attribute 'shape': a jacobian target must be "
+                "one tensor (take one jacobian per target of a list)."
+            )
+        return self._as_tensor(target)
+
     @contextlib.contextmanager
     def _repeatable(self):
-        """Several gradients from one tape, as a persistent tape gives them (see gradient)."""
+        """Several gradients from one tape, as a persistent tape gives them (see gradient); a
+        non-persistent tape is used up afterwards, as by one ``gradient``."""
         was_persistent, self._persistent = self._persistent, True
         was_recording = self._recording
         self._recording = was_recording and was_persistent
@@ -255,7 +289,9 @@ class GradientTape:
         finally:
             self._persistent = was_persistent
             self._recording = was_recording
-            self._used = False
+            self._used = True
+            if not was_persistent:
+                self._entries = []
 
     def _jacobian_loop(self, target, sources, unconnected_gradients):
         """The Jacobian of a target whose size is known only at run time: one gradient per
@@ -267,13 +303,11 @@ class GradientTape:
         with self._repeatable():
             # which sources the target reaches at all (the probe itself is dead code in the graph)
             probe = nest.flatten(self.gradient(target, sources, unconnected_gradients="none"))
-            self._used = False
             connected = [k for k, g in enumerate(probe) if g is not None]
 
             def body(i, *rows):
                 onehot = reshape(cast(equal(tf_range(n), i), target.dtype), t_shape)
                 grads = nest.flatten(self.gradient(target, sources, output_gradients=onehot))
-                self._used = False
                 return (i + 1,) + tuple(r.write(i, grads[k]) for r, k in zip(rows, connected))
 
             rows = [TensorArray(flat_sources[k].dtype, size=n, element_shape=flat_sources[k].shape) for k in connected]
@@ -294,8 +328,8 @@ class GradientTape:
         ``source[i]`` (both have the batch as their first dimension). As TensorFlow's, it takes
         one gradient per element of an example, summed over the batch, so it assumes examples
         do not depend on each other; the batch size may be known only at run time."""
-
-        target = self._as_tensor(target)
+        self._check_jacobian_allowed("batch_jacobian", experimental_use_pfor)
+        target = self._jacobian_target(target)
         if target.shape.rank is not None and target.shape.rank < 2:
             raise ValueError(f"batch_jacobian: target shape {target.shape} must have rank at least 2.")
         t_rest, s_rest = target.shape.as_list()[1:], source.shape.as_list()[1:]
@@ -315,7 +349,6 @@ class GradientTape:
                 onehot[j] = 1
                 og = zeros_like(target) + reshape(onehot, [1] + t_rest)  # the same for every example
                 rows.append(self.gradient(target, source, output_gradients=og, unconnected_gradients="none"))
-                self._used = False
         if all(r is None for r in rows):  # not connected: zeros of the target's dtype, as TensorFlow's
             return zeros(out_shape, target.dtype)
         rows = [zeros_like(source) if r is None else r for r in rows]
