@@ -34,3 +34,26 @@ def test_mean_metric_wrapper_applies_the_keras_mask_of_y_pred(make, sparse, expe
     m = make()
     m.update_state(y_true, y_pred, sample_weight=np.array([[1.0], [3.0]]))
     np.testing.assert_allclose(float(m.result()), expected_weighted, rtol=1e-5)
+
+
+GET_TRUE = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]], "float32")
+GET_PRED = np.array([[0.2, 0.7], [0.6, 0.1], [0.9, 0.4]], "float32")
+
+
+@pytest.mark.parametrize(
+    "name, cls, expected",
+    [
+        # TF 2.21 gives these scalars (tfunc gave the per-sample vector of the function).
+        ("mse", metrics.MeanSquaredError, 0.11166667),
+        ("mae", metrics.MeanAbsoluteError, 0.28333333),
+        ("binary_accuracy", metrics.BinaryAccuracy, 0.83333333),
+        ("accuracy", metrics.Accuracy, 0.0),
+        ("categorical_crossentropy", metrics.CategoricalCrossentropy, 0.65061492),
+    ],
+)
+def test_get_of_a_name_gives_a_metric_instance(name, cls, expected):
+    m = metrics.get(name)
+    assert type(m) is cls
+    result = m(GET_TRUE, GET_PRED)
+    assert result.shape == ()
+    np.testing.assert_allclose(float(result), expected, rtol=1e-5)

@@ -1781,29 +1781,9 @@ _CLASSES = (
     PearsonCorrelation,
     ConcordanceCorrelation,
 )
-_FUNCTIONS = {
-    "accuracy": accuracy,
-    "binary_accuracy": binary_accuracy,
-    "categorical_accuracy": categorical_accuracy,
-    "sparse_categorical_accuracy": sparse_categorical_accuracy,
-    "top_k_categorical_accuracy": top_k_categorical_accuracy,
-    "sparse_top_k_categorical_accuracy": sparse_top_k_categorical_accuracy,
-    "mean_squared_error": mean_squared_error,
-    "mse": mean_squared_error,
-    "MSE": mean_squared_error,
-    "mean_absolute_error": mean_absolute_error,
-    "mae": mean_absolute_error,
-    "MAE": mean_absolute_error,
-    "mean_absolute_percentage_error": mean_absolute_percentage_error,
-    "mape": mean_absolute_percentage_error,
-    "MAPE": mean_absolute_percentage_error,
-    "categorical_crossentropy": categorical_crossentropy,
-    "sparse_categorical_crossentropy": sparse_categorical_crossentropy,
-    "binary_crossentropy": binary_crossentropy,
-}
 _BY_CLASS_NAME = {c.__name__: c for c in _CLASSES}
 _BY_SNAKE_NAME = {_to_snake_case(c.__name__): c for c in _CLASSES}
-# Keras's aliases (of classes: ``get`` gives the functions "mse", "mae", "mape" name first)
+# Keras's aliases of classes
 _BY_SNAKE_NAME.update(
     msle=MeanSquaredLogarithmicError,
     MSLE=MeanSquaredLogarithmicError,
@@ -1819,18 +1799,17 @@ _BY_SNAKE_NAME.update(
 
 
 def get(identifier):
-    """A metric from a name, a config dict, a Metric, or a callable ``fn(y_true, y_pred)``.
+    """A metric from a name, a config dict, a Metric (class or instance), or a callable
+    ``fn(y_true, y_pred)``.
 
-    Function names (``"mse"``, ``"binary_accuracy"``) give the function; class names in either
-    spelling (``"AUC"``/``"auc"``, ``"Precision"``/``"precision"``) give a new instance."""
+    As Keras 3's, a name looks up classes only, in either spelling (``"AUC"``/``"auc"``) or an
+    alias (``"mse"``): it gives a new instance, never the function of the same name, so
+    ``get("mse")(y_true, y_pred)`` is a scalar mean."""
     if identifier is None:
         return None
     if isinstance(identifier, dict):
         return deserialize(identifier)
     if isinstance(identifier, str):
-        fn = _FUNCTIONS.get(identifier)
-        if fn is not None:
-            return fn
         cls = _BY_CLASS_NAME.get(identifier) or _BY_SNAKE_NAME.get(identifier)
         if cls is not None:
             return cls()

@@ -454,7 +454,7 @@ def resolve_metric_identifier(identifier) -> None:
         return
     if isinstance(identifier, str):
         if identifier.lower() not in ("accuracy", "acc"):
-            _metric_named(identifier)
+            metrics_module.get(identifier)
         return
     if callable(identifier):
         return
@@ -474,8 +474,6 @@ def get_metric(identifier, y_true, y_pred):
             obj = metrics_module.SparseCategoricalAccuracy(name=identifier)
         else:
             obj = metrics_module.CategoricalAccuracy(name=identifier)
-    elif isinstance(identifier, str):
-        obj = _metric_named(identifier)
     else:
         obj = metrics_module.get(identifier)
     name = identifier if isinstance(identifier, str) else _name_of(obj)
@@ -484,17 +482,6 @@ def get_metric(identifier, y_true, y_pred):
         obj = metrics_module.MeanMetricWrapper(obj)
     obj.name = name
     return obj
-
-
-def _metric_named(name):
-    """A new instance of the metric class ``name`` names, as Keras 3's ``metrics.get``: it looks
-    names up among classes only ("mse", "mae", "mape" are aliases of theirs; Keras 2's
-    "crossentropy" is unknown).  tfunc's ``get`` gives the function for a function's name, whose
-    wrapper would take an automatic "mean_metric_wrapper" number where Keras takes none."""
-    cls = metrics_module._BY_CLASS_NAME.get(name) or metrics_module._BY_SNAKE_NAME.get(name)
-    if cls is None:
-        raise ValueError(f"Could not interpret metric identifier: {name}")
-    return cls()
 
 
 def _prediction_mask(y_pred):
