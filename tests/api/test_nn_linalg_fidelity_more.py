@@ -47,3 +47,33 @@ def test_normalize_and_l2_normalize_accept_complex_input():
     m = tf.constant([[3 + 4j, 1j], [0, 2]], tf.complex128)
     want_m = [[0.58834841 + 0.78446454j, 0.19611614j], [0, 1]]  # TF 2.21
     np.testing.assert_allclose(tf.math.l2_normalize(m, axis=1).numpy(), want_m, rtol=1e-7)
+
+
+NAN, INF = np.nan, np.inf
+
+
+def test_max_pool_with_argmax_keeps_a_leading_nan_and_an_all_minus_inf_window():
+    rows = [[NAN, 1, 2, 3], [1, NAN, 2, 3], [-INF, -INF, -INF, -INF]]
+    want = [(NAN, 0), (3.0, 3), (-INF, 0)]  # TF 2.21: the first element, then any strictly greater
+    for values, (y, arg) in zip(rows, want):
+        out = tf.nn.max_pool_with_argmax(tf.reshape(tf.constant(values), [1, 2, 2, 1]), 2, 2, "VALID")
+        np.testing.assert_array_equal(out.output.numpy().ravel(), [y])
+        assert out.argmax.numpy().ravel().tolist() == [arg]
+    # SAME: a window that starts in the padding takes its first real element (TF 2.21: [0, 0, 1])
+    out = tf.nn.max_pool_with_argmax(tf.fill([1, 1, 3, 1], -INF), [1, 3], [1, 1], "SAME")
+    assert out.argmax.numpy().ravel().tolist() == [0, 0, 1]
+
+
+def test_max_pool_with_argmax_and_candidate_samplers_return_named_results():
+    x = tf.reshape(tf.range(16.0), [1, 4, 4, 1])
+    out = tf.nn.max_pool_with_argmax(x, 2, 2, "VALID", output_dtype=tf.int32)
+    assert type(out).__name__ == "MaxPoolWithArgmax" and out._fields == ("output", "argmax")
+    assert out.argmax.dtype == tf.int32
+    np.testing.assert_array_equal(out.argmax.numpy().ravel(), [5, 7, 13, 15])
+    true = tf.constant([[1]], tf.int64)
+    s = tf.nn.fixed_unigram_candidate_sampler(true, 1, 2, True, 5, unigrams=[1, 1, 1, 1, 1], seed=1)
+    assert type(s).__name__ == "FixedUnigramCandidateSampler"
+    assert s.sampled_candidates.shape == (2,) and s.true_expected_count.shape == (1, 1)
+    assert type(tf.random.uniform_candidate_sampler(true, 1, 2, True, 5)).__name__ == "UniformCandidateSampler"
+    log_uniform = tf.random.log_uniform_candidate_sampler(true, 1, 2, True, 5)
+    assert type(log_uniform).__name__ == "LogUniformCandidateSampler"

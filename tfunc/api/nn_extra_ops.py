@@ -9,6 +9,8 @@ TensorFlow's rules)."""
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 from ..core import dtypes as D
 from ..eager.convert import constant, convert_to_tensor
 from ..eager.dispatch import call
@@ -111,23 +113,36 @@ def _same_or_valid(padding, fn):
     return p
 
 
+MaxPoolWithArgmax = namedtuple("MaxPoolWithArgmax", ["output", "argmax"])  # TensorFlow's
+
+
 def max_pool_with_argmax(
-    input, ksize, strides, padding, data_format="NHWC", output_argmax_type=None, include_batch_in_index=False, name=None
+    input,
+    ksize,
+    strides,
+    padding,
+    data_format="NHWC",
+    output_dtype=D.int64,
+    include_batch_in_index=False,
+    name=None,
+    output_argmax_type=None,
 ):
-    """``(output, argmax)``: 2-D max pooling of an NHWC tensor and, per output, the flat
-    index of its maximum, ``(y * width + x) * channels + c`` (plus ``b * height * width *
-    channels`` with ``include_batch_in_index``), the first maximum of the window on ties."""
+    """``MaxPoolWithArgmax(output, argmax)``: 2-D max pooling of an NHWC tensor and, per output,
+    the flat index of its maximum, ``(y * width + x) * channels + c`` (plus ``b * height * width
+    * channels`` with ``include_batch_in_index``), the first maximum of the window on ties.
+    ``output_argmax_type`` is tf.compat.v1's name for ``output_dtype``."""
     _nhwc_only(data_format, "max_pool_with_argmax")
+    index_dtype = D.as_dtype(output_dtype if output_argmax_type is None else output_argmax_type)
+    if index_dtype not in (D.int32, D.int64):
+        raise TypeError(f"max_pool_with_argmax: output_dtype must be int32 or int64, got {index_dtype.name}.")
     attrs = {
         "ksize": window_arg(ksize, 2, "ksize", "max_pool_with_argmax"),
         "strides": window_arg(strides, 2, "strides", "max_pool_with_argmax"),
         "padding": _same_or_valid(padding, "max_pool_with_argmax"),
-        "output_argmax_type": D.int64 if output_argmax_type is None else D.as_dtype(output_argmax_type),
+        "output_argmax_type": index_dtype,
         "include_batch_in_index": bool(include_batch_in_index),
     }
-    if attrs["output_argmax_type"] not in (D.int32, D.int64):
-        raise TypeError(f"max_pool_with_argmax: output_argmax_type must be int32 or int64, got {output_argmax_type}.")
-    return tuple(call(max_pool_with_argmax_op, (convert_to_tensor(input),), attrs))
+    return MaxPoolWithArgmax(*call(max_pool_with_argmax_op, (convert_to_tensor(input),), attrs))
 
 
 def _dilation_attrs(strides, padding, data_format, dilations, fn):
@@ -174,7 +189,15 @@ def _sample_candidates(fn, true_classes, num_true, num_sampled, unique, range_ma
     }
     attrs.update(extra)
     attrs["gen"] = stream(seed, (candidate_sampler_op, distribution))
-    return call(candidate_sampler_op, (true,), attrs)
+    return _SAMPLER_RESULTS[distribution](*call(candidate_sampler_op, (true,), attrs))
+
+
+_SAMPLER_FIELDS = ["sampled_candidates", "true_expected_count", "sampled_expected_count"]
+_SAMPLER_RESULTS = {  # TensorFlow's result types, by distribution
+    "uniform": namedtuple("UniformCandidateSampler", _SAMPLER_FIELDS),
+    "log_uniform": namedtuple("LogUniformCandidateSampler", _SAMPLER_FIELDS),
+    "fixed_unigram": namedtuple("FixedUnigramCandidateSampler", _SAMPLER_FIELDS),
+}
 
 
 def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max, seed=None, name=None):

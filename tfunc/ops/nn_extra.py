@@ -43,21 +43,36 @@ def _argmax_impl(xp, x, ksize, strides, padding, output_argmax_type, include_bat
     ``batch * height * width * channels`` with ``include_batch_in_index``."""
     g = PoolGeometry(x.shape, ksize, strides, padding)
     n, h, w, c = x.shape
-    best = xp.full(g.out_shape, -np.inf, x.dtype)
+    best = xp.zeros(g.out_shape, x.dtype)
     arg = xp.zeros(g.out_shape, np.int64)
     if best.size:
-        xpad = g.pad(xp, x, -np.inf)
+        xpad = g.pad(xp, x, 0)
         rows = xp.arange(g.oh)[:, None] * g.sh - g.pt  # input row of tap 0 per output row
         cols = xp.arange(g.ow)[None, :] * g.sw - g.pl
+        seen = xp.zeros((1, g.oh, g.ow, 1), bool)
         for (i, j), sl in g.taps(xpad):
-            v = xpad[sl]
-            better = v > best
-            best = xp.where(better, v, best)
-            index = ((rows + i) * w + cols + j)[None, :, :, None] * c + xp.arange(c)
+            r, q = rows + i, cols + j
+            inside = ((r >= 0) & (r < h) & (q >= 0) & (q < w))[None, :, :, None]
+            # a window's first real element, then any strictly greater one (a NaN first
+            # element stays, a later one never wins; an all -inf window gives -inf)
+            better = inside & (~seen | (xpad[sl] > best))
+            seen = seen | inside
+            best = xp.where(better, xpad[sl], best)
+            index = (r * w + q)[None, :, :, None] * c + xp.arange(c)
             arg = xp.where(better, index, arg)
         if include_batch_in_index:
             arg += (xp.arange(n) * (h * w * c))[:, None, None, None]
     return best, arg.astype(output_argmax_type._np)
+
+
+def _first_max(values):
+    """The index of the first element no later element is greater than (row-major), as
+    TensorFlow's kernel: a NaN in first place stays, a later NaN never wins."""
+    k = 0
+    for i, v in enumerate(values):
+        if v > values[k]:
+            k = i
+    return k
 
 
 def _argmax_ref(x, ksize, strides, padding, output_argmax_type, include_batch_in_index):
@@ -67,7 +82,7 @@ def _argmax_ref(x, ksize, strides, padding, output_argmax_type, include_batch_in
     for b, ch in itertools.product(range(n), range(c)):
         for pos, (rs, cs) in g.windows():
             win = x[b, rs, cs, ch]
-            k = int(np.argmax(win))  # the first maximum, row-major
+            k = _first_max(win.ravel())
             y, xx = rs.start + k // win.shape[1], cs.start + k % win.shape[1]
             at = (b,) + tuple(pos) + (ch,)
             best[at] = win.flat[k]
