@@ -57,3 +57,18 @@ def test_get_of_a_name_gives_a_metric_instance(name, cls, expected):
     result = m(GET_TRUE, GET_PRED)
     assert result.shape == ()
     np.testing.assert_allclose(float(result), expected, rtol=1e-5)
+
+
+@pytest.mark.parametrize(
+    "make, expected",
+    [
+        # TF 2.21 gives these str dtypes (tfunc gave DType objects: "tf.float32" in an f-string).
+        (lambda: metrics.Mean(), "float32"),
+        (lambda: metrics.MeanIoU(3), "int64"),
+        (lambda: metrics.AUC(dtype="float64"), "float64"),
+        (lambda: metrics.Accuracy(dtype="bfloat16"), "bfloat16"),
+    ],
+)
+def test_metric_dtype_is_a_str(make, expected):
+    dtype = make().dtype
+    assert type(dtype) is str and f"{dtype}" == expected

@@ -232,8 +232,10 @@ class Metric:
         self._variables: list = []
 
     @property
-    def dtype(self):
-        return self._dtype
+    def dtype(self) -> str:
+        """The dtype's name (``"float32"``), a str as Keras 3's, so it prints and serializes as
+        Keras's does; the metric computes in ``self._dtype``."""
+        return self._dtype.name
 
     @property
     def variables(self) -> list:
