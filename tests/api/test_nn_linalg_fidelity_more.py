@@ -77,3 +77,60 @@ def test_max_pool_with_argmax_and_candidate_samplers_return_named_results():
     assert type(tf.random.uniform_candidate_sampler(true, 1, 2, True, 5)).__name__ == "UniformCandidateSampler"
     log_uniform = tf.random.log_uniform_candidate_sampler(true, 1, 2, True, 5)
     assert type(log_uniform).__name__ == "LogUniformCandidateSampler"
+
+
+RNG = np.random.RandomState(0)
+W1 = RNG.rand(3, 5, 3).astype(np.float32)
+X1 = RNG.rand(2, 7, 3).astype(np.float32)
+W2 = RNG.rand(3, 3, 4, 2).astype(np.float32)
+X2 = RNG.rand(2, 5, 6, 2).astype(np.float32)
+
+
+def test_conv1d_transpose_with_a_run_time_batch_size_traces():
+    @tf.function(input_signature=[tf.TensorSpec((None, 7, 3))])
+    def f(x):
+        return tf.nn.conv1d_transpose(x, W1, tf.stack([tf.shape(x)[0], 14, 5]), 2)
+
+    assert f.get_concrete_function().structured_outputs.shape.as_list() == [None, 14, 5]  # TF 2.21
+    np.testing.assert_allclose(float(tf.reduce_sum(f(X1))), 135.76568603515625, rtol=1e-5)  # TF 2.21
+
+
+def test_conv2d_transpose_with_run_time_spatial_sizes_traces():
+    """A decoder's upsampling: the output twice the input's (unknown) height and width."""
+
+    @tf.function(input_signature=[tf.TensorSpec((None, None, None, 2))])
+    def f(x):
+        s = tf.shape(x)
+        return tf.nn.conv2d_transpose(x, W2, tf.stack([s[0], s[1] * 2, s[2] * 2, 4]), 2, "SAME")
+
+    assert f.get_concrete_function().structured_outputs.shape.as_list() == [None, None, None, 4]  # TF 2.21
+    got = f(X2)
+    assert got.shape == (2, 10, 12, 4)
+    np.testing.assert_allclose(got.numpy(), tf.nn.conv2d_transpose(X2, W2, [2, 10, 12, 4], 2).numpy(), rtol=1e-6)
+    np.testing.assert_allclose(got.numpy()[1, 3, 4], [0.76588708, 0.56647974, 0.53718281, 0.7026825], rtol=1e-5)
+
+    @tf.function(input_signature=[tf.TensorSpec((None, None, None, 2))])
+    def valid(x):
+        s = tf.shape(x)
+        return tf.nn.conv2d_transpose(x, W2, [s[0], s[1] * 2 + 1, s[2] * 2 + 1, 4], 2, "VALID")
+
+    np.testing.assert_allclose(float(tf.reduce_sum(valid(X2))), 1156.14697265625, rtol=1e-5)  # TF 2.21
+    with tf.GradientTape() as tape:
+        x = tf.constant(X2)
+        tape.watch(x)
+        y = tf.reduce_sum(f(x) ** 2)
+    np.testing.assert_allclose(float(tf.reduce_sum(tape.gradient(y, x))), 5366.06640625, rtol=1e-5)  # TF 2.21
+
+
+def test_conv3d_transpose_with_a_run_time_depth_traces():
+    w = RNG.rand(2, 2, 2, 3, 2).astype(np.float32)
+    x = RNG.rand(1, 3, 4, 4, 2).astype(np.float32)
+
+    @tf.function(input_signature=[tf.TensorSpec((None, None, 4, 4, 2))])
+    def f(v):
+        s = tf.shape(v)
+        return tf.nn.conv3d_transpose(v, w, [s[0], s[1] * 2, 8, 8, 3], [1, 2, 2, 2, 1], "SAME")
+
+    assert f.get_concrete_function().structured_outputs.shape.as_list() == [None, None, 8, 8, 3]  # TF 2.21
+    want = tf.nn.conv3d_transpose(x, w, [1, 6, 8, 8, 3], [1, 2, 2, 2, 1], "SAME")
+    np.testing.assert_allclose(f(x).numpy(), want.numpy(), rtol=1e-6)

@@ -12,7 +12,7 @@ from ..core.errors import InvalidArgumentError
 from ..eager.convert import convert_to_tensor
 from ..eager.tensor import Tensor
 from . import math_ops as m
-from .array_ops import concat, expand_dims, gather, reshape, shape_list, squeeze, transpose
+from .array_ops import _partial_dims, concat, expand_dims, gather, reshape, shape_list, squeeze, transpose
 from .clip_ops import clip_by_norm
 from .creation_ops import zeros_like
 from .nn_ops import conv2d, conv2d_transpose, conv3d, conv3d_transpose, depthwise_conv2d
@@ -207,9 +207,11 @@ def conv1d_transpose(
     f = expand_dims(convert_to_tensor(filters), 0)
     if isinstance(output_shape, (list, tuple)):
         out = [output_shape[0], 1, *output_shape[1:]]
-    else:  # a shape tensor
-        out = convert_to_tensor(output_shape)
-        out = concat([out[:1], convert_to_tensor([1], out.dtype), out[1:]], 0)
+    else:  # a shape tensor: its entries one by one, those known while tracing as ints
+        tensor = convert_to_tensor(output_shape)
+        known = _partial_dims(tensor) or (None,) * 3
+        dims = [tensor[i] if d is None else d for i, d in enumerate(known)]
+        out = [dims[0], 1, *dims[1:]]
     d = 1 if dilations is None else _one_d(dilations, "dilations", "conv1d_transpose")
     stride = _one_d(strides, "strides", "conv1d_transpose")
     return squeeze(conv2d_transpose(x, f, out, [1, stride], padding, dilations=[1, d]), [1])

@@ -13,10 +13,17 @@ from ..core import dtypes as D
 from ..core.errors import InvalidArgumentError
 from ..eager.convert import convert_alike, convert_to_tensor
 from ..eager.dispatch import call
-from ..ops.conv_variants import conv2d_transpose_op, conv3d_op, conv3d_transpose_op, depthwise_conv2d_op
+from ..ops.conv_variants import (
+    conv2d_transpose_op,
+    conv3d_backprop_input_op,
+    conv3d_op,
+    conv3d_transpose_op,
+    depthwise_conv2d_op,
+)
 from ..ops.infer import normalize_axis
 from ..ops.nn import (
     bias_add_op,
+    conv2d_backprop_input_op,
     conv2d_op,
     log_softmax_op,
     matmul_op,
@@ -24,7 +31,17 @@ from ..ops.nn import (
     softmax_op,
     sparse_softmax_cross_entropy_op,
 )
-from .array_ops import _partial_dims, broadcast_to, concat, shape, split, squeeze, stop_gradient, transpose
+from .array_ops import (
+    _partial_dims,
+    broadcast_to,
+    concat,
+    shape,
+    split,
+    squeeze,
+    stop_gradient,
+    transpose,
+    with_known_dims,
+)
 from .creation_ops import zeros_like
 from .math_composites import divide_no_nan
 from .math_ops import cast, conj, exp, greater_equal, log1p, rsqrt, squared_difference, where
@@ -262,17 +279,17 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilation
     return call(depthwise_conv2d_op, (x, f), _conv_variant_attrs(strides, padding, dilations))
 
 
-def _transpose(op, layout, x, f, output_shape, attrs):
-    """Calls the transposed convolution ``op`` with ``output_shape`` (in ``layout``) as its attr."""
+def _transpose(op, input_grad_op, layout, x, f, output_shape, attrs):
+    """Calls the transposed convolution ``op`` with ``output_shape`` (in ``layout``) as its attr.
+    Spatial sizes known only at run time (a decoder over inputs of any size) go through the
+    convolution's input gradient ``input_grad_op``, the same computation, which reads the
+    output's shape from a tensor of that shape instead."""
     shape = _partial_dims(output_shape)  # a batch size known only at run time stays None
     if shape is None or len(shape) != len(layout):
         raise ValueError(f"{op.name}: output_shape must have {len(layout)} entries ({layout}), got {output_shape!r}.")
     if None in shape[1:]:
-        sizes = ", ".join({"D": "depth", "H": "height", "W": "width"}[a] for a in layout[1:-1])
-        raise ValueError(
-            f"{op.name}: the {sizes} and channels of output_shape must be known while tracing "
-            f"(only the batch size may be a run-time value), got {output_shape!r}."
-        )
+        template = broadcast_to(convert_to_tensor(0, x.dtype), output_shape)
+        return with_known_dims(call(input_grad_op, (x, f, template), attrs), output_shape)
     return call(op, (x, f), {**attrs, "output_shape": shape})
 
 
@@ -284,7 +301,15 @@ def conv2d_transpose(
     if data_format not in (None, "NHWC"):
         raise ValueError(f"conv2d_transpose supports data_format='NHWC' only, got {data_format!r}.")
     x, f = convert_to_tensor(input), convert_to_tensor(filters)
-    return _transpose(conv2d_transpose_op, "NHWC", x, f, output_shape, _conv_variant_attrs(strides, padding, dilations))
+    return _transpose(
+        conv2d_transpose_op,
+        conv2d_backprop_input_op,
+        "NHWC",
+        x,
+        f,
+        output_shape,
+        _conv_variant_attrs(strides, padding, dilations),
+    )
 
 
 # --- conv3d ------------------------------------------------------------------------------------
@@ -319,7 +344,7 @@ def conv3d_transpose(
     in_channels)`` and ``output_shape`` is the NDHWC shape of the result."""
     x, f = convert_to_tensor(input), convert_to_tensor(filters)
     attrs = _conv3d_attrs("conv3d_transpose", strides, padding, dilations, data_format)
-    return _transpose(conv3d_transpose_op, "NDHWC", x, f, output_shape, attrs)
+    return _transpose(conv3d_transpose_op, conv3d_backprop_input_op, "NDHWC", x, f, output_shape, attrs)
 
 
 # --- moments and batch normalization ----------------------------------------------------------
