@@ -29,6 +29,7 @@ from ...api import (
 from ...core import dtypes as D
 from ...eager.convert import convert_to_tensor as _convert
 from ...eager.tensor import Tensor
+from ..keras_tensor import in_symbolic_call
 from .promotion import result_type
 
 # --- conversion ---------------------------------------------------------------------------------
@@ -184,7 +185,36 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
         return _convert(np.asarray(x), dtype=dtype) if not np.isscalar(x) else _convert(x, dtype=dtype)
     if isinstance(x, Tensor) or hasattr(x, "read_value") or hasattr(x, "dtype"):
         return _convert(x)
+    if _is_python(x):
+        return _from_python(x)
     return _convert(x, dtype=result_type(x))
+
+
+_PY_SCALARS = (bool, int, float, complex)
+_F32_MAX = float(np.finfo(np.float32).max)
+
+
+def _is_python(x) -> bool:
+    """Whether ``x`` is a Python number or a (nested) list/tuple of them only."""
+    if isinstance(x, _PY_SCALARS):
+        return True
+    return isinstance(x, (list, tuple)) and builtins.all(_is_python(v) for v in x)
+
+
+def _from_python(x):
+    """Python numbers as Keras's TensorFlow backend converts them (``tf.convert_to_tensor``):
+    ints int32, or int64 where a value does not fit; complex complex128; bools mixed with
+    numbers refused; and a finite float beyond float32's range refused, not made ``inf``."""
+    t = _convert(x)
+    if t.dtype is D.float32 and _beyond_float32(x):
+        raise ValueError("Can't convert Python sequence with a value out of range for a double-precision float.")
+    return t
+
+
+def _beyond_float32(x) -> bool:
+    if isinstance(x, _PY_SCALARS):
+        return isinstance(x, float) and _F32_MAX < builtins.abs(x) < float("inf")
+    return builtins.any(_beyond_float32(v) for v in x)
 
 
 def _t(x, dtype=None):
@@ -710,10 +740,11 @@ def expand_dims(x, axis):
 
 
 def squeeze(x, axis=None):
-    """Axes of size 1 removed (``axis=None``: those known to be 1 while tracing, as Keras's
-    static shapes assume a run-time dimension is not 1)."""
+    """Axes of size 1 removed. With ``axis=None`` and unknown dimensions, a traced call squeezes
+    those that are 1 at run time (``tf.squeeze``, as Keras's TensorFlow backend); only on
+    KerasTensors does it keep them, as Keras's output spec assumes an unknown dimension is not 1."""
     t = convert_to_tensor(x)
-    if axis is None and t.shape.rank is not None and None in t.shape.as_list():
+    if axis is None and in_symbolic_call() and t.shape.rank is not None and None in t.shape.as_list():
         axis = [i for i, d in enumerate(t.shape.as_list()) if d == 1]
         return array_ops.squeeze(t, axis=axis) if axis else t
     return array_ops.squeeze(t, axis=_axis(axis))
