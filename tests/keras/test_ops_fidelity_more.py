@@ -72,3 +72,83 @@ def test_squeeze_of_unknown_dims_squeezes_at_run_time(spec):
 def test_squeeze_of_keras_tensor_keeps_unknown_dims():
     # Keras 3.15: ops.squeeze(keras.Input((None, 1, 3))).shape == (None, None, 3)
     assert tuple(ops.squeeze(keras.Input((None, 1, 3))).shape) == (None, None, 3)
+
+
+# --- elementwise --------------------------------------------------------------------------------
+
+
+def test_logaddexp_of_two_infinities():
+    # TF 2.21: [-inf, 0, inf, nan] (tfunc gave nan for -inf, -inf and inf, inf)
+    a, b = [-np.inf, -np.inf, np.inf, 1.0], [-np.inf, 0.0, np.inf, np.nan]
+    for got in _both(lambda: ops.logaddexp(ops.convert_to_tensor(a), ops.convert_to_tensor(b))):
+        _check(got, "float32", [-np.inf, 0.0, np.inf, np.nan])
+
+
+def test_hypot_neither_overflows_nor_underflows():
+    # TF 2.21: [5e-30, 5e30, 0, 5, inf] (tfunc gave 0 and inf for the first two)
+    a, b = [3e-30, 3e30, 0.0, 3.0, -3.0], [4e-30, 4e30, 0.0, 4.0, np.inf]
+    for got in _both(lambda: ops.hypot(ops.convert_to_tensor(a), ops.convert_to_tensor(b))):
+        _check(got, "float32", [5e-30, 5e30, 0.0, 5.0, np.inf])
+
+
+def test_hypot_gradient_at_origin_is_zero():
+    # TF 2.21: d/dx hypot(x, 0) at x = 0 is 0 (tfunc gave nan)
+    x = tf.constant([0.0, 3.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = ops.sum(ops.hypot(x, tf.constant([0.0, 4.0])))
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), [0.0, 0.6], rtol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "x1,x2,dtype,expected",
+    [
+        (np.array([2, 3], "uint8"), 2, "uint8", [4, 9]),  # TF 2.21 (tfunc: UnsupportedDTypeError 'pow')
+        (np.array([2, 3], "uint8"), np.array([2, 3], "uint16"), "uint16", [4, 27]),
+        (np.array([70000, 3], "uint32"), np.array([2, 2], "uint32"), "uint32", [605032704, 9]),
+        (np.array([2, 3], "uint8"), np.array([True, False]), "uint8", [2, 1]),
+        (np.array([300, 3], "uint16"), 2, "uint16", [24464, 9]),
+    ],
+)
+def test_power_of_unsigned_integers(x1, x2, dtype, expected):
+    c = ops.convert_to_tensor
+    for got in _both(lambda: ops.power(c(x1), x2 if isinstance(x2, int) else c(x2))):
+        _check(got, dtype, expected)
+
+
+@pytest.mark.parametrize(
+    "x1,x2,dtype,expected",
+    [
+        (np.array([-7, 7], "int16"), np.array([2, -2], "int16"), "int16", [-1, 1]),  # TF 2.21
+        (np.array([-7, 7, -128], "int8"), np.array([2, -2, 3], "int8"), "int8", [-1, 1, -1]),
+        (np.array([7, 200], "uint8"), np.array([2, 3], "uint8"), "uint8", [1, 2]),
+        (np.array([-7.5, 7.5, -0.0], "float32"), np.array([2.0, -2.0, 1.0], "float32"), "float32", [-1.5, 1.5, 0.0]),
+        (np.array([True, False]), np.array(True), "int32", [0, 0]),
+    ],
+)
+def test_fmod_of_small_and_unsigned_integers(x1, x2, dtype, expected):
+    c = ops.convert_to_tensor
+    for got in _both(lambda: ops.fmod(c(x1), c(x2))):
+        _check(got, dtype, expected)
+        if dtype == "float32":
+            assert not np.signbit(got.numpy()[2])  # TF 2.21: fmod(-0.0, 1.0) is 0.0, not -0.0
+
+
+def test_mod_of_bools_is_int32():
+    # TF 2.21: int32 [0 0] (tfunc: UnsupportedDTypeError 'floormod' ... bool)
+    for got in _both(lambda: ops.mod(ops.convert_to_tensor([True, False]), True)):
+        _check(got, "int32", [0, 0])
+
+
+@pytest.mark.parametrize(
+    "x,expected",
+    [
+        (np.array([[3, 1], [0, 2]]), [0, 1, 2, 3]),  # TF 2.21 (tfunc: TypeError int(None))
+        (np.array([[True, False], [False, True]]), [False, False, True, True]),
+        (np.array(3.0, "float32"), [3.0]),
+    ],
+)
+def test_sort_with_axis_none_sorts_flattened(x, expected):
+    for got in _both(lambda: ops.sort(ops.convert_to_tensor(x), axis=None)):
+        assert got.dtype.name == x.dtype.name
+        np.testing.assert_array_equal(got.numpy(), expected)

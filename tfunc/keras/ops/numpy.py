@@ -332,33 +332,69 @@ def _strong(fn, name, floating=False):
 
 
 arctan2 = _strong(math_ops.atan2, "arctan2", floating=True)
-fmod = _strong(math_ops.truncatemod, "fmod")
-mod = _strong(math_ops.floormod, "mod")
+
+# Integer dtypes TensorFlow's Pow and FloorMod kernels lack, and the dtype Keras computes them in
+# (its results cast back; uint32 in int64 here, where Keras's int32 would wrap values past 2**31)
+_WIDER_INT = {D.bool: D.int32, D.uint8: D.int32, D.uint16: D.int32, D.uint32: D.int64}
+
+
+def _tensors_in(x1, x2):
+    """The operands as tensors (Python numbers int32/float32), their Keras result dtype (bools
+    as int32, as Keras's ``mod``/``fmod``), and the dtype the kernels can compute that in."""
+    a, b = convert_to_tensor(x1), convert_to_tensor(x2)
+    dtype = result_type(a, b)
+    dtype = D.int32 if dtype.is_bool else dtype
+    compute = _WIDER_INT.get(dtype, dtype)
+    return _t(a, compute), _t(b, compute), dtype
+
+
+def mod(x1, x2):
+    """``x1 mod x2`` with the divisor's sign (``floormod``); of bools, int32, as Keras."""
+    a, b, dtype = _tensors_in(x1, x2)
+    return _t(math_ops.floormod(a, b), dtype)
+
+
+def fmod(x1, x2):
+    """``x1 mod x2`` with the dividend's sign, as Keras computes it: ``sign(x1) * floormod(|x1|,
+    |x2|)`` (so ``fmod(-0.0, 1.0)`` is 0.0), small and unsigned integers in a wider dtype."""
+    a, b, dtype = _tensors_in(x1, x2)
+    return _t(math_ops.sign(a) * math_ops.floormod(math_ops.abs(a), math_ops.abs(b)), dtype)
 
 
 def power(x1, x2):
-    """``x1 ** x2`` in the promoted dtype."""
-    return math_ops.pow(*_both(x1, x2))
+    """``x1 ** x2`` in the promoted dtype; unsigned integers, which TensorFlow's Pow lacks, are
+    computed in a signed dtype and cast back (wrapping as the unsigned dtype would), as Keras."""
+    a, b = _both(x1, x2)
+    wider = _WIDER_INT.get(a.dtype) if a.dtype.is_unsigned else None
+    if wider is None:
+        return math_ops.pow(a, b)
+    return math_ops.cast(math_ops.pow(math_ops.cast(a, wider), math_ops.cast(b, wider)), a.dtype)
 
 
 def hypot(x1, x2):
-    """``sqrt(x1**2 + x2**2)``: the operands as tensors promoted together, integers then float
-    (int64 to float64), as Keras."""
+    """``sqrt(x1**2 + x2**2)`` as Keras computes it, ``max * sqrt(1 + (min/max)**2)`` of the
+    absolute values, so it neither overflows (3e30, 4e30) nor underflows (3e-30, 4e-30), and its
+    gradient at (0, 0) is 0. The operands are promoted together as tensors, integers then float
+    (int64 to float64)."""
     a, b = convert_to_tensor(x1), convert_to_tensor(x2)
     dtype = result_type(a, b)
     if not (dtype.is_floating or dtype.is_complex):
         dtype = D.float64 if dtype is D.int64 else D.float32
-    a, b = _t(a, dtype), _t(b, dtype)
-    return math_ops.sqrt(math_ops.square(a) + math_ops.square(b))
+    a, b = math_ops.abs(_t(a, dtype)), math_ops.abs(_t(b, dtype))
+    big, small = math_ops.maximum(a, b), math_ops.minimum(a, b)
+    ratio = math_composites.divide_no_nan(small, big)
+    return big * math_ops.sqrt(1.0 + math_ops.square(ratio))
 
 
 def logaddexp(x1, x2):
-    """``log(exp(x1) + exp(x2))`` without overflow, in floating point."""
+    """``log(exp(x1) + exp(x2))`` without overflow, in floating point; where ``x1 - x2`` is NaN
+    (both -inf, or both inf) it is ``x1 + x2``, as Keras: ``logaddexp(-inf, -inf)`` is -inf."""
     a, b = convert_to_tensor(x1), convert_to_tensor(x2)
     dtype = result_type(a, b, 1.0)
     a, b = _t(a, dtype), _t(b, dtype)
+    delta = a - b
     big = math_ops.maximum(a, b)
-    return big + math_ops.log1p(math_ops.exp(-math_ops.abs(a - b)))
+    return math_ops.where(math_ops.is_nan(delta), a + b, big + math_ops.log1p(math_ops.exp(-math_ops.abs(delta))))
 
 
 def _logical(fn, name):
@@ -895,7 +931,10 @@ def take_along_axis(x, indices, axis=None):
 
 
 def sort(x, axis=-1):
+    """``x`` sorted along ``axis``; ``axis=None`` sorts it flattened (as ``argsort``)."""
     t = convert_to_tensor(x)
+    if axis is None:
+        t, axis = array_ops.reshape(t, [-1]), 0
     if t.dtype.is_bool:  # False before True
         return math_ops.cast(sort_ops.sort(math_ops.cast(t, D.int32), axis=axis), D.bool)
     return sort_ops.sort(t, axis=axis)
