@@ -13,11 +13,12 @@ import string
 
 import numpy as np
 
-from ...api import array_ops, creation_ops, linalg_ops, math_ops, nn_ops, random_ops, reduction_ops
+from ...api import array_ops, creation_ops, linalg_ops, math_ops, nn_ops, reduction_ops
 from ...core.context import init_scope
 from ...core.shapes import TensorShape
 from ...eager.convert import convert_to_tensor
 from .. import constraints as _constraints
+from . import keras_random
 from .activation_layers import Softmax
 from .base import (
     Layer,
@@ -31,7 +32,7 @@ from .base import (
 )
 from .einsum_dense import EinsumDense
 from .policy import PolicyLayer
-from .regularization import Dropout, in_training
+from .regularization import Dropout, in_training, seed_generator
 
 
 def _large_negative(dtype):
@@ -371,11 +372,16 @@ class Attention(PolicyLayer):
         self.score_mode = score_mode
         self.dropout = dropout
         self.seed = seed
+        seed_generator(self, seed, dropout > 0)
         if score_mode not in ("dot", "concat"):
             raise ValueError(
                 "Invalid value for argument score_mode. Expected one of {'dot', 'concat'}. "
                 f"Received: score_mode={score_mode}"
             )
+
+    def _drop(self, weights):
+        """The attention weights dropped out, from the layer's seed generator (Keras's draws)."""
+        return keras_random.dropout(weights, self.dropout, seed=self.seed_generator)
 
     def _validate(self, inputs, mask=None):
         name = type(self).__name__
@@ -428,7 +434,9 @@ class Attention(PolicyLayer):
             scores = math_ops.where(scores_mask, scores, scores - big)
         weights = nn_ops.softmax(scores, axis=-1)
         if self.dropout > 0:
-            weights = in_training(weights, training, lambda w: random_ops.dropout(w, self.dropout, seed=self.seed))
+            weights = in_training(
+                weights, training, lambda w: keras_random.dropout(w, self.dropout, seed=self.seed_generator)
+            )
         output = nn_ops.matmul(weights, value)
         if q_mask is not None:
             q = array_ops.expand_dims(math_ops.cast(q_mask, "bool"), -1)

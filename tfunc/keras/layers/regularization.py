@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import math
 
-from ...api import array_ops, creation_ops, math_ops, random_ops
+from ...api import array_ops, creation_ops, math_ops
 from ...api.variables import Variable
 from ...core.shapes import TensorShape
 from ...eager.convert import convert_to_tensor
 from ...eager.tensor import Tensor
 from .. import regularizers as _regularizers
+from . import keras_random as _random
 from .base import Layer, _is_symbolic, _ndim_error
 from .policy import PolicyLayer
 
@@ -40,10 +41,20 @@ def _check_rate(value, name="rate"):
         )
 
 
+def seed_generator(layer, seed, active=True):
+    """Gives ``layer`` Keras 3's ``seed_generator`` (a ``keras.random.SeedGenerator(seed)``) when
+    ``active`` (a nonzero rate), as Keras's noise layers make one: its state advances at each
+    draw, so two layers with the same seed draw alike, and a layer draws anew at every call of a
+    ``tf.function`` or ``tf.data`` map (an op-level seed would repeat its draws there)."""
+    if active:
+        layer.seed_generator = _random.SeedGenerator(seed)
+
+
 class Dropout(PolicyLayer):
     """With ``training=True``: zeroes each element with probability ``rate`` and scales the rest by
     ``1 / (1 - rate)``; otherwise returns the inputs unchanged. ``training`` may be a Python bool or
-    a boolean tensor."""
+    a boolean tensor. The mask is ``keras.random.dropout``'s from the layer's ``seed_generator``,
+    Keras 3's values."""
 
     supports_masking = True  # an input's Keras mask passes through, as in Keras
 
@@ -54,17 +65,15 @@ class Dropout(PolicyLayer):
         self.rate = float(rate)
         self.noise_shape = noise_shape
         self.seed = seed
+        seed_generator(self, seed, self.rate > 0)
 
     def _noise_shape(self, x):
+        """The mask's shape: ``noise_shape`` with None where the input's dimension is taken
+        (``keras.random.dropout`` reads one unknown until run time in the graph)."""
         if self.noise_shape is None:
             return None
         dims = x.shape.as_list()
-        out = [dims[i] if d is None else int(d) for i, d in enumerate(self.noise_shape)]
-        if None not in out:
-            return out
-        # None where the input's dimension is known only at run time (a batch of None): read in the graph
-        run_time = array_ops.shape(x)
-        return array_ops.stack([run_time[i] if d is None else d for i, d in enumerate(out)])
+        return [dims[i] if d is None else int(d) for i, d in enumerate(self.noise_shape)]
 
     def call(self, inputs, training=None):
         x = convert_to_tensor(inputs)
@@ -75,7 +84,7 @@ class Dropout(PolicyLayer):
     def _drop(self, x):
         if self.rate >= 1.0:  # Keras 3 accepts rate=1.0: everything is dropped
             return creation_ops.zeros_like(x)
-        return random_ops.dropout(x, self.rate, noise_shape=self._noise_shape(x), seed=self.seed)
+        return _random.dropout(x, self.rate, noise_shape=self._noise_shape(x), seed=self.seed_generator)
 
     def compute_output_shape(self, input_shape):
         return TensorShape(input_shape)
@@ -103,11 +112,12 @@ class _SpatialDropout(Dropout):
         return super().call(x, training=training)
 
     def _noise_shape(self, x):
-        dims = [array_ops.shape(x)[i] if d is None else d for i, d in enumerate(x.shape.as_list())]
+        """One draw per sample and channel (None: a dimension known only at run time)."""
+        dims = x.shape.as_list()
         channel = 1 if self.data_format == "channels_first" else self._rank - 1
         shape = [dims[0]] + [1] * (self._rank - 1)
         shape[channel] = dims[channel]
-        return array_ops.stack(shape) if any(isinstance(d, Tensor) for d in shape) else shape
+        return shape
 
     def get_config(self):
         # Keras 3.15 writes only these (``dtype`` as the variable dtype's name, no ``trainable``)
@@ -153,6 +163,7 @@ class GaussianNoise(_Noise):
         _check_rate(stddev, "stddev")
         self.stddev = stddev
         self.seed = seed
+        seed_generator(self, seed, stddev > 0)
 
     def call(self, inputs, training=False):
         x = convert_to_tensor(inputs)
@@ -161,7 +172,7 @@ class GaussianNoise(_Noise):
         return in_training(x, training, self._noisy)
 
     def _noisy(self, x):
-        return x + random_ops.normal(_shape(x), stddev=self.stddev, dtype=x.dtype, seed=self.seed)
+        return x + _random.normal(_shape(x), stddev=self.stddev, dtype=x.dtype, seed=self.seed_generator)
 
 
 class GaussianDropout(_Noise):
@@ -173,6 +184,7 @@ class GaussianDropout(_Noise):
         _check_rate(rate)
         self.rate = rate
         self.seed = seed
+        seed_generator(self, seed, rate > 0)
 
     def call(self, inputs, training=False):
         x = convert_to_tensor(inputs)
@@ -182,7 +194,7 @@ class GaussianDropout(_Noise):
 
     def _noisy(self, x):
         stddev = math.sqrt(self.rate / (1.0 - self.rate))
-        return x * random_ops.normal(_shape(x), 1.0, stddev, dtype=x.dtype, seed=self.seed)
+        return x * _random.normal(_shape(x), 1.0, stddev, dtype=x.dtype, seed=self.seed_generator)
 
 
 class AlphaDropout(_Noise):
@@ -196,6 +208,7 @@ class AlphaDropout(_Noise):
         self.rate = rate
         self.seed = seed
         self.noise_shape = noise_shape
+        seed_generator(self, seed, rate > 0)
 
     def _drop(self, x):
         shape = _shape(x)
@@ -204,7 +217,9 @@ class AlphaDropout(_Noise):
             if any(isinstance(d, Tensor) for d in shape):
                 shape = array_ops.stack(shape)
         alpha_p = -1.6732632423543772848170429916717 * 1.0507009873554804934193349852946
-        kept = math_ops.cast(math_ops.greater_equal(random_ops.uniform(shape, seed=self.seed), self.rate), x.dtype)
+        kept = math_ops.cast(
+            math_ops.greater_equal(_random.uniform(shape, seed=self.seed_generator), self.rate), x.dtype
+        )
         a = ((1 - self.rate) * (1 + self.rate * alpha_p**2)) ** -0.5
         b = -a * alpha_p * self.rate
         return a * (x * kept + alpha_p * (1 - kept)) + b

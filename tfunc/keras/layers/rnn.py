@@ -16,8 +16,8 @@ A layer reads a built-in cell's weights once per sequence and runs the steps on 
 step, as Keras calls it): eagerly and for a sequence length known while tracing, as a Python loop over the time
 steps; for a length known only at run time, as a graph while-loop.
 
-Dropout is Keras's ``DropoutRNNCell``: with ``training=True`` a cell draws its masks once per
-sequence (and once per direct call) and uses them at every step. An LSTM or GRU cell with
+Dropout is Keras's ``DropoutRNNCell``: a cell draws its masks from its ``seed_generator`` once per
+sequence (and once per direct call) and, with ``training=True``, uses them at every step. An LSTM or GRU cell with
 ``recurrent_dropout`` (or ``implementation=1``) has one mask per gate, and drops nothing at a rate
 of 1 (SimpleRNN drops everything). ``RNN([cell, ...])`` and ``StackedRNNCells`` chain cells (each
 one's output is the next one's input); ``stateful=True`` keeps the final states in variables, the
@@ -35,7 +35,6 @@ from ...api import (
     indexing_ops,
     math_ops,
     nn_ops,
-    random_ops,
     reduction_ops,
 )
 from ...api.variables import Variable
@@ -52,6 +51,7 @@ from .. import regularizers as _regularizers
 from .. import serialization as _serialization
 from ..dtypes import keras_dtype
 from ..keras_tensor import any_keras_tensor
+from . import keras_random
 from .base import Layer
 from .policy import PolicyLayer
 from .regularization import in_training
@@ -86,6 +86,9 @@ class _Cell(PolicyLayer):
     once by the caller (:meth:`step_weights`)."""
 
     _gates = 1  # dropout masks per input with implementation=1
+    # whether a direct call outside training draws the masks all the same (Keras's SimpleRNNCell
+    # does; its LSTM and GRU cells draw only in training)
+    _draws_untrained = False
 
     def _set_dropout(self, dropout, recurrent_dropout, seed):
         """Keras's settings: rates clipped to [0, 1]; recurrent dropout makes an LSTM or GRU cell
@@ -93,6 +96,7 @@ class _Cell(PolicyLayer):
         self.dropout = min(1.0, max(0.0, float(dropout)))
         self.recurrent_dropout = min(1.0, max(0.0, float(recurrent_dropout)))
         self.seed = seed
+        self.seed_generator = keras_random.SeedGenerator(seed)
         if self.recurrent_dropout != 0.0 and self._gates > 1:
             self.implementation = 1
         self._tfunc_masks = self._gates if getattr(self, "implementation", 2) == 1 else 1
@@ -105,9 +109,14 @@ class _Cell(PolicyLayer):
         """The cell's weights as tensors in the compute dtype."""
         raise NotImplementedError
 
-    def step_weights(self, batch, training) -> dict:
+    def step_weights(self, batch, training, draw=True) -> dict:
         """:meth:`read_weights` and the dropout masks of one sequence of ``batch`` rows:
-        ``input_masks`` and ``recurrent_masks`` (lists, or None where nothing is dropped)."""
+        ``input_masks`` and ``recurrent_masks`` (lists, or None where nothing is dropped).
+
+        As Keras's ``DropoutRNNCell``, the masks are ``keras.random.dropout`` of ones from the
+        cell's ``seed_generator``: the input masks, then the recurrent ones, one per gate with
+        implementation 1. ``draw``: whether they are drawn outside training too (an RNN layer
+        draws them at every call, so its seed generator advances as Keras's)."""
         weights = self.read_weights()
         weights["input_masks"] = weights["recurrent_masks"] = None
         parts = [
@@ -116,29 +125,24 @@ class _Cell(PolicyLayer):
                 ("input_masks", int(self.kernel.shape[0]), self.dropout),
                 ("recurrent_masks", self.units, self.recurrent_dropout),
             )
-            if self._drops(rate)
+            if rate > 0.0
         ]
-        if not parts or training is None or training is False:
+        if training is None or training is False:
+            if draw:
+                for _, width, rate in parts:
+                    self._draw_masks(batch, width, rate)
             return weights
-        n = self._tfunc_masks
-        columns = [(width, rate) for _, width, rate in parts for _ in range(n)]  # one per mask
-        widths = [width for width, _ in columns]
-        dt = self._tfunc_compute
-        # per column: the rate of its mask, and the scale of a kept element (a rate of 1 drops all)
-        rates = np.concatenate([np.full(w, r) for w, r in columns]).astype(dt.as_numpy_dtype)
-        scales = np.concatenate([np.full(w, 1.0 / (1.0 - r) if r < 1.0 else 0.0) for w, r in columns])
-        scales = scales.astype(dt.as_numpy_dtype)
-        shape = [batch, sum(widths)] if isinstance(batch, int) else array_ops.stack([batch, sum(widths)])
-
-        def draw(_ones):
-            # one draw for all the masks: a seed then gives each mask its own values in a function too
-            kept = math_ops.greater_equal(random_ops.uniform(shape, dtype=dt, seed=self.seed), rates)
-            return math_ops.cast(kept, dt) * scales
-
-        masks = array_ops.split(in_training(creation_ops.ones(shape, dtype=dt), training, draw), widths, axis=1)
-        for i, (key, _, _) in enumerate(parts):
-            weights[key] = masks[i * n : (i + 1) * n]
+        for key, width, rate in parts:
+            masks = self._draw_masks(batch, width, rate)
+            if self._drops(rate):
+                weights[key] = [in_training(creation_ops.ones_like(m), training, lambda _, m=m: m) for m in masks]
         return weights
+
+    def _draw_masks(self, batch, width, rate) -> list:
+        """The cell's masks for one input of ``width`` features (Keras's ``_create_dropout_mask``)."""
+        shape = [batch, width] if isinstance(batch, int) else array_ops.stack([batch, width])
+        ones = creation_ops.ones(shape, dtype=self._tfunc_compute)
+        return [keras_random.dropout(ones, rate, seed=self.seed_generator) for _ in range(self._tfunc_masks)]
 
     def step(self, inputs, states, weights):
         raise NotImplementedError
@@ -209,6 +213,8 @@ class SimpleRNNCell(_Cell):
         self.state_size = units
         self.output_size = units
 
+    _draws_untrained = True
+
     def _drops(self, rate) -> bool:
         return rate > 0.0
 
@@ -264,7 +270,7 @@ class SimpleRNNCell(_Cell):
         nested = isinstance(states, (list, tuple))
         (h_tm1,) = _states_list(self, states, 1)
         x = self._compute(inputs)
-        h, new = self.step(x, [self._compute(h_tm1)], self.step_weights(_batch(x), training))
+        h, new = self.step(x, [self._compute(h_tm1)], self.step_weights(_batch(x), training, self._draws_untrained))
         return h, (new if nested else h)
 
 
@@ -407,7 +413,7 @@ class LSTMCell(_Cell):
             raise ValueError(f"LSTMCell {self.name!r} expects states=[h, c] (a list of 2 tensors), got {states!r}.")
         h_tm1, c_tm1 = (self._compute(s) for s in _states_list(self, states, 2))
         x = self._compute(inputs)
-        return self.step(x, [h_tm1, c_tm1], self.step_weights(_batch(x), training))
+        return self.step(x, [h_tm1, c_tm1], self.step_weights(_batch(x), training, self._draws_untrained))
 
 
 # --- GRUCell -------------------------------------------------------------------------------
@@ -555,7 +561,7 @@ class GRUCell(_Cell):
         nested = isinstance(states, (list, tuple))
         (h_tm1,) = _states_list(self, states, 1)
         x = self._compute(inputs)
-        h, new = self.step(x, [self._compute(h_tm1)], self.step_weights(_batch(x), training))
+        h, new = self.step(x, [self._compute(h_tm1)], self.step_weights(_batch(x), training, self._draws_untrained))
         return h, (new if nested else h)
 
 
