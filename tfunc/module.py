@@ -15,11 +15,11 @@ restore what has just appeared.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import re
 import weakref
 
+from .api import context_ops
 from .api.variables import Variable
 
 _VALID_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-/]*$")
@@ -83,7 +83,9 @@ class Module(Trackable):
             name = _camel_to_snake(type(self).__name__)
         self._check_name(name)
         self._name = name
-        self._scope_name = name + "/"
+        self._scope_name = (
+            context_ops.current_name_scope() + name + "/"
+        )  # inside the scope it is made in, as TensorFlow
 
     def _check_name(self, name) -> None:
         """tf.Module's rule: a name usable in a name scope (Keras layers have their own)."""
@@ -95,8 +97,9 @@ class Module(Trackable):
         return getattr(self, "_name", _camel_to_snake(type(self).__name__))
 
     @property
-    def name_scope(self):
-        return _NameScope(self.name)
+    def name_scope(self) -> context_ops.name_scope:
+        """The module's scope ("outer/name/"): entering it names the variables made inside."""
+        return context_ops.name_scope(getattr(self, "_scope_name", self.name + "/"))
 
     def _flatten(self, predicate, recursive=True):
         """The variables and modules reachable from this module that match ``predicate``, in
@@ -168,17 +171,6 @@ def _leaves(value, key, owner):
             raise ValueError(f"Error processing property {key!r} of {owner!r}") from cause
         for k in keys:
             yield from _leaves(value[k], key, owner)
-
-
-class _NameScope(contextlib.AbstractContextManager):
-    def __init__(self, name):
-        self.name = name + "/"
-
-    def __enter__(self):
-        return self.name
-
-    def __exit__(self, *exc):
-        return False
 
 
 class _Watched:

@@ -12,7 +12,14 @@ from ..eager.dispatch import call
 from ..eager.tensor import EagerTensor, Tensor
 from ..ops.debugging import assert_op
 
-__all__ = ["control_dependencies", "executing_eagerly", "group", "name_scope", "no_op"]
+__all__ = [
+    "control_dependencies",
+    "executing_eagerly",
+    "get_current_name_scope",
+    "group",
+    "name_scope",
+    "no_op",
+]
 
 _VALID = re.compile(r"^[A-Za-z0-9_.\-/>]*$")
 _scopes = threading.local()
@@ -24,6 +31,11 @@ def current_name_scope() -> str:
     return stack[-1] if stack else ""
 
 
+def get_current_name_scope() -> str:
+    """``tf.get_current_name_scope``: the current scope without its trailing "/" ("outer/inner")."""
+    return current_name_scope()[:-1]
+
+
 def executing_eagerly() -> bool:
     """True outside a function being traced (and in functions run eagerly)."""
     return ctx.graph is None
@@ -31,7 +43,8 @@ def executing_eagerly() -> bool:
 
 class name_scope:
     """``with tf.name_scope("block") as scope:``: ``scope`` is the full scope name ending in
-    "/" (nested scopes join).  tfunc names its graph nodes by op, so the scope only names."""
+    "/" (nested scopes join; a name ending in "/", such as a scope returned earlier, is taken
+    as it is, and "" is the top).  tfunc names its graph nodes by op, so the scope only names."""
 
     def __init__(self, name):
         if not isinstance(name, str) or not _VALID.match(name):
@@ -46,9 +59,14 @@ class name_scope:
         stack = getattr(_scopes, "stack", None)
         if stack is None:
             stack = _scopes.stack = []
-        scope = (current_name_scope() + self._name + "/") if self._name else ""
-        stack.append(scope)
-        return scope
+        stack.append(self._scope())
+        return stack[-1]
+
+    def _scope(self) -> str:
+        """The full scope this block opens."""
+        if not self._name or self._name.endswith("/"):
+            return self._name
+        return current_name_scope() + self._name + "/"
 
     def __exit__(self, *exc) -> None:
         _scopes.stack.pop()

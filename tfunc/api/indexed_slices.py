@@ -20,6 +20,8 @@ __all__ = ["IndexedSlices", "concat_slices", "densify", "map_rows"]
 class IndexedSlices:
     """Rows ``values`` of a tensor of shape ``dense_shape`` at ``indices`` (the other rows zero)."""
 
+    _tfunc_tensor_like = True  # tf.is_tensor(slices) is True, as TensorFlow's composite tensors
+
     def __init__(self, values, indices, dense_shape=None):
         self._values = convert_to_tensor(values)
         self._indices = convert_to_tensor(indices)

@@ -179,6 +179,7 @@ class Variable:
     """A tensor-like value that ops can read and ``assign`` can change."""
 
     _is_tfunc_variable = True
+    _tfunc_tensor_like = True  # tf.is_tensor(variable) is True
     __array_priority__ = 100
     # A projection ``f(value) -> value`` that Keras optimizers assign to the variable after each
     # update (TensorFlow's ``constraint=`` argument, Keras 3's ``add_weight(constraint=)``).

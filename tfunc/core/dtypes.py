@@ -222,13 +222,23 @@ def from_numpy(npdtype) -> DType:
     return as_dtype(npdtype)
 
 
+def _int_like_python(item) -> DType:
+    """A NumPy integer inside a Python sequence, read as TensorFlow reads it there: as a Python
+    int (int32, or int64 when a value is past int32), not by its NumPy dtype."""
+    if item.size and (item.min() < -(2**31) or item.max() >= 2**31):
+        return int64
+    return int32
+
+
 def _infer_sequence(seq) -> DType:
     kinds = set()
     stack = [seq]
     while stack:
         item = stack.pop()
-        if isinstance(item, (list, tuple)):
+        if isinstance(item, (list, tuple, range)):
             stack.extend(item)
+        elif isinstance(item, (np.ndarray, np.generic)) and item.dtype.kind in "iu":
+            kinds.add(_int_like_python(item))
         else:
             kinds.add(infer_dtype(item))
     if not kinds:
@@ -261,7 +271,7 @@ def infer_dtype(value) -> DType:
         return complex128  # as TensorFlow: a Python complex is complex128
     if isinstance(value, np.ndarray) or isinstance(value, np.generic):
         return as_dtype(value.dtype)
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, (list, tuple, range)):
         return _infer_sequence(value)
     if hasattr(value, "dtype"):
         return as_dtype(getattr(value.dtype, "name", value.dtype))

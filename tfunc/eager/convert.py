@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 
@@ -22,7 +23,7 @@ from ..ops.math import cast_op
 from .dispatch import call
 from .tensor import EagerTensor, Tensor
 
-__all__ = ["to_array", "convert_to_tensor", "constant", "is_tensor", "as_python_operand"]
+__all__ = ["to_array", "convert_to_tensor", "convert_to_tensor_v2", "constant", "is_tensor", "as_python_operand"]
 
 _PY_SCALARS = (bool, int, float, str, bytes)
 
@@ -197,7 +198,9 @@ def _literal(g, value, dtype, shape) -> EagerTensor:
 
 
 def is_tensor(x) -> bool:
-    return isinstance(x, Tensor)
+    """``tf.is_tensor``: tensors and the tensor-like values TensorFlow counts (variables,
+    ``IndexedSlices``), which mark themselves with a ``_tfunc_tensor_like`` class attribute."""
+    return isinstance(x, Tensor) or getattr(type(x), "_tfunc_tensor_like", False)
 
 
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
@@ -229,6 +232,31 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
             raise ValueError(f"Cannot convert a partially known TensorShape {value} to a Tensor.")
         return constant(value.as_list(), dtype or (dtype_hint if dtype_hint is not None else _dtypes.int32))
     return constant(value, dtype)
+
+
+def convert_to_tensor_v2(value, dtype=None, dtype_hint=None, name=None):
+    """``tf.convert_to_tensor`` as users call it: :func:`convert_to_tensor`, with ``dtype_hint``
+    applied to NumPy values too, as TensorFlow applies it (float64 ``[1.5]`` under a float32
+    hint is float32; under an int32 hint ``[1]``).  tfunc's own ops call
+    :func:`convert_to_tensor`, whose hint reaches Python values only: some of them hint where
+    TensorFlow's ops do not (``signal.dct``), and a NumPy float64 input must stay float64 there."""
+    if dtype is None and dtype_hint is not None and isinstance(value, (np.ndarray, np.generic)):
+        hinted = _numpy_hinted(value, _dtypes.as_dtype(dtype_hint))
+        if hinted is not None:
+            return hinted
+    return convert_to_tensor(value, dtype, dtype_hint, name)
+
+
+def _numpy_hinted(value, hint: _dtypes.DType):
+    """A NumPy value as a tensor of the preferred dtype ``hint``, cast as NumPy casts (complex
+    loses its imaginary part, as in TensorFlow), or None when TensorFlow keeps the value's own
+    dtype (string values, a string hint)."""
+    if value.dtype.kind not in "biufc" or not (hint.is_numeric or hint.is_bool):
+        return None
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        arr = np.asarray(value).astype(hint._np)  # a copy of its own: no second one
+    return constant(arr, hint) if ctx.graph is not None else _own(arr, hint)
 
 
 def _holds_tensors(value) -> bool:
@@ -271,7 +299,7 @@ def _pack(value, dtype):
 def _is_python_value(v) -> bool:
     if isinstance(v, _PY_SCALARS):
         return True
-    if isinstance(v, (list, tuple)):
+    if isinstance(v, (list, tuple, range)):
         return all(_is_python_value(x) for x in v)
     return False
 

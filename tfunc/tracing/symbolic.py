@@ -115,6 +115,22 @@ def constant_value(t):
     return None if value is UNKNOWN else np.array(value, copy=True)  # never the graph's own constant
 
 
+def get_static_value(tensor, partial=False):
+    """``tf.get_static_value``: a tensor's value if it is known without running anything (an
+    eager tensor's ``numpy()``, a 0-d one's as a NumPy scalar; while tracing what
+    :func:`constant_value` can tell), else None.  As in TensorFlow, a value that is not
+    tensor-like (``3``, a list, an array, a TensorShape) comes back as it is, and a variable
+    or IndexedSlices gives None (its value may change).  ``partial`` is accepted for
+    TensorFlow's signature; tfunc knows whole values only."""
+    if isinstance(tensor, SymbolicTensor):
+        return constant_value(tensor)
+    if isinstance(tensor, Tensor):
+        return tensor.numpy()  # a copy, not the tensor's own buffer
+    if getattr(type(tensor), "_tfunc_tensor_like", False):
+        return None
+    return tensor
+
+
 def constant_value_as_shape(t):
     """What is known while tracing of the shape vector ``t`` (``tf.get_static_value`` per
     element, as TensorFlow's ``constant_value_as_shape``): a tuple with None for each
