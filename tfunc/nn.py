@@ -9,7 +9,7 @@ from .api.ctc_ops import (
 )
 from .api.linalg_ops import l2_normalize
 from .api.math_composites import in_top_k, zero_fraction
-from .api.math_ops import elu, relu, relu6, sigmoid, softplus, tanh
+from .api.math_ops import sigmoid, tanh
 from .api.nn_composites import (
     avg_pool1d,
     conv1d,
@@ -55,13 +55,17 @@ from .api.nn_ops import (
     conv3d,
     conv3d_transpose,
     depthwise_conv2d,
+    elu,
     l2_loss,
     log_softmax,
     moments,
+    relu,
+    relu6,
     scale_regularization_loss,
     sigmoid_cross_entropy_with_logits,
     softmax,
     softmax_cross_entropy_with_logits,
+    softplus,
     sparse_softmax_cross_entropy_with_logits,
 )
 from .api.pooling_ops import avg_pool, avg_pool2d, avg_pool3d, max_pool, max_pool2d, max_pool3d

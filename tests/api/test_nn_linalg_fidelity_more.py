@@ -3,6 +3,7 @@ computed by TensorFlow): embedding_lookup's max_norm on 1-D params, complex norm
 cases below; each eagerly and traced."""
 
 import numpy as np
+import pytest
 
 import tfunc as tf
 
@@ -134,3 +135,33 @@ def test_conv3d_transpose_with_a_run_time_depth_traces():
     assert f.get_concrete_function().structured_outputs.shape.as_list() == [None, None, 8, 8, 3]  # TF 2.21
     want = tf.nn.conv3d_transpose(x, w, [1, 6, 8, 8, 3], [1, 2, 2, 2, 1], "SAME")
     np.testing.assert_allclose(f(x).numpy(), want.numpy(), rtol=1e-6)
+
+
+def test_bias_add_with_channels_first_and_channels_last_formats():
+    b = tf.constant([1.0, 2.0, 3.0])
+    got = tf.nn.bias_add(tf.ones((2, 3, 4, 4)), b, data_format="NCHW")
+    np.testing.assert_array_equal(got.numpy()[0, :, 0, 0], [2.0, 3.0, 4.0])  # TF 2.21
+    assert tf.nn.bias_add(tf.ones((2, 3, 4)), b, data_format="NCW").numpy()[1, 2, 3] == 4.0
+    assert tf.nn.bias_add(tf.ones((2, 3, 4, 4, 4)), b, data_format="NCDHW").shape == (2, 3, 4, 4, 4)
+    got = tf.nn.bias_add(tf.ones((2, 3, 4, 4, 3)), b, data_format="NDHWC")
+    np.testing.assert_array_equal(got.numpy()[1, 2, 3, 0], [2.0, 3.0, 4.0])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="at least 2D"):  # TF 2.21 rejects it too
+        tf.nn.bias_add(tf.ones((3,)), b)
+
+
+def test_activations_take_tensorflows_features_keyword():
+    x = tf.constant([-2.0, 0.5, 7.0])
+    np.testing.assert_array_equal(tf.nn.relu(features=x).numpy(), [0.0, 0.5, 7.0])
+    np.testing.assert_array_equal(tf.nn.relu6(features=x).numpy(), [0.0, 0.5, 6.0])
+    assert tf.nn.elu(features=x).numpy()[2] == 7.0
+    np.testing.assert_allclose(tf.nn.softplus(features=x).numpy()[1], np.log1p(np.exp(0.5)), rtol=1e-6)
+
+
+def test_global_norm_of_no_tensors_is_zero():
+    assert float(tf.linalg.global_norm([])) == 0.0  # TF 2.21 gives 0.0
+    assert float(tf.linalg.global_norm([None])) == 0.0
+
+
+def test_softmax_cross_entropy_casts_integer_one_hot_labels():
+    got = tf.nn.softmax_cross_entropy_with_logits(tf.constant([[0, 1, 0]]), tf.constant([[1.0, 2.0, 0.5]]))
+    np.testing.assert_allclose(got.numpy(), [0.4643688], rtol=1e-6)  # TF 2.21

@@ -266,8 +266,8 @@ def global_norm(t_list, name=None):
     """sqrt(sum of the squared L2 norms of every tensor in ``t_list``); None entries are skipped
     (an IndexedSlices counts its rows, a repeated index once per row, as TensorFlow's)."""
     ts = [t.values if isinstance(t, IndexedSlices) else convert_to_tensor(t) for t in t_list if t is not None]
-    if not ts:
-        raise InvalidArgumentError("global_norm needs at least one tensor.")
+    if not ts:  # no gradients at all (every one None): TensorFlow's norm of nothing, 0.0
+        return convert_to_tensor(0.0)
     total = None
     for t in ts:
         s = reduction_ops.reduce_sum(math_ops.square(t))

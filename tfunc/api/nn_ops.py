@@ -31,10 +31,12 @@ from ..ops.nn import (
     softmax_op,
     sparse_softmax_cross_entropy_op,
 )
+from . import math_ops
 from .array_ops import (
     _partial_dims,
     broadcast_to,
     concat,
+    reshape,
     shape,
     split,
     squeeze,
@@ -135,9 +137,32 @@ def _conv_groups(x, f) -> int:
 
 
 def bias_add(value, bias, data_format=None, name=None):
-    if data_format not in (None, "NHWC", "N...C"):
-        raise ValueError(f"bias_add supports channels-last data only, got {data_format!r}.")
-    return call(bias_add_op, tuple(convert_alike(value, bias)))
+    """``value + bias`` along the channels: the last axis, or axis 1 for a ``data_format``
+    starting with 'NC' (TensorFlow reads only that prefix: 'NCHW', 'NCW', 'NCDHW' alike)."""
+    x, b = convert_alike(value, bias)
+    rank = x.shape.rank
+    if rank is not None and rank < 2:
+        raise InvalidArgumentError(f"bias_add: Input tensor must be at least 2D, got shape {x.shape}.")
+    if data_format is None or not str(data_format).startswith("NC"):
+        return call(bias_add_op, (x, b))
+    if rank is None:
+        raise ValueError(f"bias_add with data_format={data_format!r} needs a value of known rank.")
+    return x + reshape(b, [-1] + [1] * (rank - 2))
+
+
+def _features_fn(fn):
+    """``fn`` under TensorFlow's parameter name for activations: ``tf.nn.relu(features=x)``."""
+
+    def activation(features, name=None):
+        return fn(features)
+
+    activation.__name__, activation.__doc__ = fn.__name__, fn.__doc__
+    return activation
+
+
+relu, relu6, elu, softplus = (
+    _features_fn(fn) for fn in (math_ops.relu, math_ops.relu6, math_ops.elu, math_ops.softplus)
+)
 
 
 # --- softmax family ------------------------------------------------------------------
@@ -170,7 +195,7 @@ def softmax_cross_entropy_with_logits(labels=None, logits=None, axis=-1, name=No
     """-sum(labels * log_softmax(logits)) along ``axis``; its logits gradient is TensorFlow's
     softmax(logits) - labels even where the labels do not sum to one (the op's kernel)."""
     logits = convert_to_tensor(logits)
-    labels = convert_to_tensor(labels, dtype=logits.dtype)
+    labels = cast(convert_to_tensor(labels), logits.dtype)  # integer one-hot labels too, as TensorFlow
     if labels.shape != logits.shape:  # TensorFlow broadcasts labels of shape [classes] or [1, classes]
         labels = broadcast_to(labels, shape(logits))
     rank = logits.shape.rank
