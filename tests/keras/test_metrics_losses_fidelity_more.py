@@ -72,3 +72,57 @@ def test_get_of_a_name_gives_a_metric_instance(name, cls, expected):
 def test_metric_dtype_is_a_str(make, expected):
     dtype = make().dtype
     assert type(dtype) is str and f"{dtype}" == expected
+
+
+F64_TRUE = np.array([0, 1, 1, 0, 1], "float32")
+F64_PRED = np.array([0.2, 0.6, 0.4, 0.7, 0.9], "float32")
+
+
+@pytest.mark.parametrize(
+    "make, expected",
+    [
+        # TF 2.21 gives these values as float32: Keras keeps the counts in floatx() whatever the dtype.
+        (lambda: metrics.AUC(dtype="float64"), 0.66666667),
+        (lambda: metrics.Precision(dtype="float64"), 0.66666667),
+        (lambda: metrics.TruePositives(dtype="float64"), 2.0),
+        (lambda: metrics.SpecificityAtSensitivity(0.5, dtype="float64"), 0.5),
+        (lambda: metrics.R2Score(dtype="float64"), 0.11666667),
+    ],
+)
+def test_confusion_and_r2_metrics_keep_float32_counts(make, expected):
+    m = make()
+    y_true, y_pred = (F64_TRUE[:, None], F64_PRED[:, None]) if isinstance(m, metrics.R2Score) else (F64_TRUE, F64_PRED)
+    m.update_state(y_true, y_pred)
+    result = m.result()
+    assert result.dtype == tf.float32 and {v.dtype for v in m.variables} == {tf.float32}
+    np.testing.assert_allclose(float(result), expected, rtol=1e-5)
+
+
+def test_float64_label_weights_make_a_float64_auc():
+    # TF 2.21 gives 1.0 as float64 (the label weights are in the metric's dtype).
+    m = metrics.AUC(dtype="float64", multi_label=True, label_weights=[1.0, 2.0])
+    m.update_state([[0, 1], [1, 1], [1, 0]], [[0.2, 0.6], [0.4, 0.7], [0.9, 0.3]])
+    assert m.result().dtype == tf.float64 and float(m.result()) == 1.0
+
+
+def test_add_variable_defaults_to_floatx_and_integer_means_divide_as_floats():
+    class Counter(metrics.Metric):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.c = self.add_variable((), "zeros", name="c")
+
+        def update_state(self, x):
+            self.c.assign_add(np.float64(np.sum(x)))
+
+        def result(self):
+            return self.c.read_value()
+
+    # TF 2.21: the variable is float32 though the metric's dtype is float64.
+    c = Counter(dtype="float64")
+    c.update_state([1.5, 2.0])
+    assert c.c.dtype == tf.float32 and float(c.result()) == 3.5
+    # TF 2.21 gives 2.3333333 (float32) for an int32 Mean, whose variables are int32.
+    m = metrics.Mean(dtype="int32")
+    m.update_state([1, 2, 4])
+    assert [v.dtype for v in m.variables] == [tf.int32, tf.int32] and m.result().dtype == tf.float32
+    np.testing.assert_allclose(float(m.result()), 7 / 3, rtol=1e-6)

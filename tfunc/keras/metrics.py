@@ -37,6 +37,7 @@ from ..core import distribution
 from ..core import dtypes as D
 from ..core.context import init_scope
 from ..eager.convert import convert_to_tensor
+from . import backend as _backend
 from . import initializers as _initializers
 from . import losses as _losses
 from .dtypes import keras_dtype
@@ -194,12 +195,22 @@ class _MetricVariable(Variable):
         )
         self.aggregation, self.synchronization = aggregation, "on_read"
 
+    def _in_own_dtype(self, value):
+        """``value`` cast to the variable's dtype, as Keras's variables cast what they are given
+        (a float32 variable of a ``dtype="float64"`` AUC accumulates float64 counts)."""
+        return _tensor(value, self.dtype)
+
+    def assign(self, value, use_locking=None, name=None, read_value=True):
+        return super().assign(self._in_own_dtype(value), use_locking, name, read_value)
+
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        delta = self._in_own_dtype(delta)
         if self._sync_on_read and not distribution.in_replica_context():
             return self.assign(self.read_value() + delta, read_value=read_value)
         return super().assign_add(delta, use_locking, name, read_value)
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        delta = self._in_own_dtype(delta)
         if self._sync_on_read and not distribution.in_replica_context():
             return self.assign(self.read_value() - delta, read_value=read_value)
         return super().assign_sub(delta, use_locking, name, read_value)
@@ -228,7 +239,7 @@ class Metric:
         self.name = name if name is not None else unique_layer_name(_to_snake_case(type(self).__name__))
         if not isinstance(self.name, str):
             raise TypeError(f"Metric name must be a string, got {self.name!r}.")
-        self._dtype = D.float32 if dtype is None else keras_dtype(dtype)
+        self._dtype = keras_dtype(_backend.floatx() if dtype is None else dtype)
         self._variables: list = []
 
     @property
@@ -244,9 +255,11 @@ class Metric:
 
     def add_variable(self, shape, initializer, dtype=None, aggregation="sum", name=None):
         """Creates a non-trainable state variable (outside any function being traced), synchronized
-        on read with ``aggregation`` under a tf.distribute strategy, as Keras 3's."""
+        on read with ``aggregation`` under a tf.distribute strategy, as Keras 3's. As there, its
+        dtype is ``floatx()`` unless given: not the metric's ``dtype``, which only the metrics
+        that pass it (Mean, Sum, the F-scores, IoU) accumulate in."""
         shape = tuple(int(d) for d in shape)
-        dt = self._dtype if dtype is None else keras_dtype(dtype)
+        dt = keras_dtype(_backend.floatx() if dtype is None else dtype)
         init = _initializers.get(initializer if initializer is not None else "zeros")
         with init_scope():
             value = convert_to_tensor(init(shape, dtype=dt), dtype=dt)
@@ -297,7 +310,7 @@ class Sum(Metric):
 
     def __init__(self, name="sum", dtype=None):
         super().__init__(name=name, dtype=dtype)
-        self.total = self.add_variable((), "zeros", name="total")
+        self.total = self.add_variable((), "zeros", dtype=self._dtype, name="total")
 
     def update_state(self, values, sample_weight=None):
         values, _ = _reduce_to_samplewise_values(values, sample_weight, reduction_ops.reduce_sum, self._dtype)
@@ -313,8 +326,8 @@ class Mean(Metric):
 
     def __init__(self, name="mean", dtype=None):
         super().__init__(name=name, dtype=dtype)
-        self.total = self.add_variable((), "zeros", name="total")
-        self.count = self.add_variable((), "zeros", name="count")
+        self.total = self.add_variable((), "zeros", dtype=self._dtype, name="total")
+        self.count = self.add_variable((), "zeros", dtype=self._dtype, name="count")
 
     def update_state(self, values, sample_weight=None):
         if isinstance(sample_weight, (int, float)) and not isinstance(sample_weight, bool):
@@ -336,7 +349,10 @@ class Mean(Metric):
         self.count.assign_add(n)
 
     def result(self):
-        return _div_no_nan(self.total.read_value(), self.count.read_value())
+        total, count = self.total.read_value(), self.count.read_value()
+        if not total.dtype.is_floating:  # as Keras's divide_no_nan: integer counts give floatx()
+            total, count = math_ops.cast(total, _backend.floatx()), math_ops.cast(count, _backend.floatx())
+        return _div_no_nan(total, count)
 
 
 class MeanMetricWrapper(Mean):
@@ -1024,9 +1040,9 @@ class AUC(Metric):
                 )
             self._build(int(y_pred.shape[1]))
         if self._from_logits:
-            y_pred = math_ops.sigmoid(math_ops.cast(y_pred, self._dtype))
+            y_pred = math_ops.sigmoid(y_pred)
         if self._thresholds_distributed_evenly:  # as Keras does before bucketing
-            y_pred = math_ops.clip_by_value(math_ops.cast(y_pred, self._dtype), 0.0, 1.0)
+            y_pred = math_ops.clip_by_value(_tensor(y_pred, self.true_positives.dtype), 0.0, 1.0)
         _update_confusion_matrix(
             {
                 "tp": self.true_positives,
@@ -1045,7 +1061,13 @@ class AUC(Metric):
     def _label_average(self, by_label):
         if self.label_weights is None:
             return reduction_ops.reduce_mean(by_label)
+        # the label weights are in the metric's dtype, the counts in floatx(): as Keras, the
+        # wider of the two is the result's (float64 for ``dtype="float64"``)
         lw = convert_to_tensor(self.label_weights)
+        if lw.dtype.size > by_label.dtype.size:
+            by_label = math_ops.cast(by_label, lw.dtype)
+        else:
+            lw = math_ops.cast(lw, by_label.dtype)
         return _div_no_nan(reduction_ops.reduce_sum(by_label * lw), reduction_ops.reduce_sum(lw))
 
     def _interpolate_pr_auc(self, tp, fp, fn):
@@ -1126,7 +1148,7 @@ class _ConfusionMatrixConditionCount(Metric):
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         if self._thresholds_distributed_evenly:
-            y_pred = math_ops.clip_by_value(_tensor(y_pred, self._dtype), 0.0, 1.0)
+            y_pred = math_ops.clip_by_value(_tensor(y_pred, self.accumulator.dtype), 0.0, 1.0)
         _update_confusion_matrix(
             {self._key: self.accumulator}, y_true, y_pred, self.thresholds, sample_weight=sample_weight
         )
@@ -1190,7 +1212,7 @@ class _SensitivitySpecificityBase(Metric):
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         if len(self.thresholds) > 1:  # evenly spread: Keras clips the predictions to [0, 1]
-            y_pred = math_ops.clip_by_value(_tensor(y_pred, self._dtype), 0.0, 1.0)
+            y_pred = math_ops.clip_by_value(_tensor(y_pred, self.true_positives.dtype), 0.0, 1.0)
         _update_confusion_matrix(
             {
                 "tp": self.true_positives,
@@ -1348,7 +1370,7 @@ class FBetaScore(Metric):
             )
         shape = () if self.average == "micro" else (int(y_pred_shape[-1]),)
         for name in ("true_positives", "false_positives", "false_negatives", "intermediate_weights"):
-            setattr(self, name, self.add_variable(shape, "zeros", name=name))
+            setattr(self, name, self.add_variable(shape, "zeros", dtype=self._dtype, name=name))
         self._built = True
 
     def update_state(self, y_true, y_pred, sample_weight=None):
@@ -1531,7 +1553,9 @@ class IoU(Metric):
         self.sparse_y_true = sparse_y_true
         self.sparse_y_pred = sparse_y_pred
         self.axis = axis
-        self.total_cm = self.add_variable((num_classes, num_classes), "zeros", name="total_confusion_matrix")
+        self.total_cm = self.add_variable(
+            (num_classes, num_classes), "zeros", dtype=self._dtype, name="total_confusion_matrix"
+        )
         if max(target_class_ids) >= num_classes:
             raise ValueError(f"Target class id {max(target_class_ids)} is out of range, which is [0, {num_classes}).")
         self.target_class_ids = list(target_class_ids)
