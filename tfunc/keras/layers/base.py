@@ -14,7 +14,7 @@ import weakref
 
 import numpy as np
 
-from ...api import array_ops, creation_ops, math_composites, math_ops
+from ...api import array_ops, math_composites, math_ops
 from ...api.variables import Variable
 from ...core import nest
 from ...core.context import ctx, init_scope
@@ -219,6 +219,16 @@ def _shape_from_config(shape):
         return {k: _shape_from_config(v) for k, v in shape.items()}
     if isinstance(shape, (list, tuple)) and any(isinstance(d, (list, tuple, dict)) for d in shape):
         return [_shape_from_config(s) for s in shape]
+    return TensorShape(shape)
+
+
+def _shape_structure(shape):
+    """An input shape (a TensorShape, or a tuple or list of dimensions) or a structure of them,
+    as TensorShapes: a list or tuple of ints and None is one shape."""
+    if isinstance(shape, dict):
+        return {k: _shape_structure(v) for k, v in shape.items()}
+    if isinstance(shape, (list, tuple)) and any(isinstance(d, (list, tuple, dict, TensorShape)) for d in shape):
+        return [_shape_structure(s) for s in shape]
     return TensorShape(shape)
 
 
@@ -818,18 +828,26 @@ class Layer(Module):
         return inputs
 
     def compute_output_shape(self, input_shape):
-        """The output shape for an input shape, found by running the layer on zeros (eagerly)
-        when the layer does not define it; unknown dimensions are taken as 1 for that run."""
-        shape = TensorShape(input_shape)
+        """The output shape (a tuple of shapes for several outputs) for an input shape (or a
+        list of them), found by running the layer on placeholders of those shapes in a scratch
+        graph: unknown dimensions stay unknown. A user's layer (its ``call`` defined outside
+        tfunc) must define it, as in Keras, which raises NotImplementedError."""
+        if not type(self).call.__module__.startswith("tfunc."):
+            raise NotImplementedError(
+                f"Layer {type(self).__name__} does not have a `compute_output_shape` method implemented. "
+                "Should implement `def compute_output_shape(self, input_shape)`."
+            )
+        inputs = nest.map_structure(self._placeholder_for, _shape_structure(input_shape))
+        out = compute_output_spec(self.__call__, inputs)
+        if isinstance(out, (list, tuple)):
+            return tuple(nest.map_structure(lambda t: TensorShape(t.shape), o) for o in out)
+        return TensorShape(out.shape)
+
+    def _placeholder_for(self, shape):
+        """A KerasTensor of ``shape`` in the layer's compute dtype (its inputs' dtype)."""
         if shape.rank is None:
             raise ValueError(f"Layer {self.name!r} cannot compute an output shape for an input of unknown rank.")
-        dims = [1 if d is None else d for d in shape.as_list()]
-        with init_scope():
-            out = self(creation_ops.zeros(dims, dtype=self._tfunc_dtype))
-        out_dims = out.shape.as_list()
-        if shape.as_list() and shape.as_list()[0] is None and out_dims:
-            out_dims[0] = None
-        return TensorShape(out_dims)
+        return KerasTensor(shape.as_list(), self._tfunc_compute)
 
     def _maybe_build(self, inputs):
         if self.built:

@@ -960,9 +960,13 @@ class RNN(PolicyLayer):
         return output_mask
 
     def compute_output_shape(self, input_shape):
+        """The output's shape and, with ``return_state``, each state's ``(batch, size)`` after it."""
         n, t, _ = TensorShape(input_shape).as_list()
         size = self._output_size
-        return TensorShape([n, t, size] if self.return_sequences else [n, size])
+        output = TensorShape([n, t, size] if self.return_sequences else [n, size])
+        if not self.return_state:
+            return output
+        return (output, *(TensorShape([n, d]) for d in _state_sizes(self.cell)))
 
 
 class _CellRNN(RNN):

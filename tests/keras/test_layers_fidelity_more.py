@@ -1,0 +1,41 @@
+"""Keras layers' shapes, arguments and errors as Keras 3.15's (expected values: TF 2.21 /
+Keras 3.15 on the same calls)."""
+
+import numpy as np
+import pytest
+
+import tfunc as tf
+
+keras = tf.keras
+L = keras.layers
+
+
+def _tuple(shape):
+    return tuple(shape.as_list()) if hasattr(shape, "as_list") else tuple(_tuple(s) for s in shape)
+
+
+def test_compute_output_shape_keeps_unknown_dimensions():
+    # TF 2.21 gives (None, None, 6) and (None, None, 4) (the fallback made the time axis 1)
+    shape = L.Bidirectional(L.GRU(3, return_sequences=True)).compute_output_shape((None, None, 4))
+    assert _tuple(shape) == (None, None, 6)
+    assert _tuple(L.Lambda(lambda z: z[:, :5]).compute_output_shape((None, None, 4))) == (None, None, 4)
+
+
+def test_compute_output_shape_lists_returned_states():
+    # TF 2.21 gives ((2, 3), (2, 3), (2, 3)), ((None, None, 3), (None, 3)) and five shapes
+    assert _tuple(L.LSTM(3, return_state=True).compute_output_shape((2, 5, 4))) == ((2, 3),) * 3
+    gru = L.GRU(3, return_sequences=True, return_state=True)
+    assert _tuple(gru.compute_output_shape((None, None, 4))) == ((None, None, 3), (None, 3))
+    bi = L.Bidirectional(L.LSTM(3, return_state=True)).compute_output_shape((2, 5, 4))
+    assert _tuple(bi) == ((2, 6),) + ((2, 3),) * 4
+
+
+def test_compute_output_shape_of_a_user_layer_without_one_raises():
+    class Doubler(L.Layer):
+        def call(self, x):
+            return x * 2
+
+    # TF 2.21 raises NotImplementedError (the fallback made up (None, 1, 4))
+    with pytest.raises(NotImplementedError, match="compute_output_shape"):
+        Doubler().compute_output_shape((None, None, 4))
+    assert Doubler()(np.ones((1, 2), np.float32)).shape == (1, 2)
