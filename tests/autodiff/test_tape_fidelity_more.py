@@ -151,3 +151,65 @@ def test_eager_jacobian_without_pfor_needs_a_persistent_tape():
         return t.jacobian(y, x, experimental_use_pfor=False)
 
     np.testing.assert_allclose(traced(tf.constant([1.0, 2.0])).numpy(), [[2.0, 0.0], [0.0, 4.0]])
+
+
+def _unknown_rank_gradient(fn, x):
+    """d sum(fn(x))/dx inside a function whose input signature has an unknown rank."""
+
+    @tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
+    def grad(x):
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = fn(x)
+        return t.gradient(y, x)
+
+    return grad(tf.constant(x)).numpy()
+
+
+_X = np.array([[3.0, 1.0, 2.0], [0.5, 4.0, -1.0]], np.float32)
+_X3 = (np.arange(24, dtype=np.float32).reshape(2, 3, 4) - 7) / 10  # holds one zero
+_W34 = np.arange(12, dtype=np.float32).reshape(3, 4)
+
+
+def test_top_k_gradient_with_unknown_rank():
+    g = _unknown_rank_gradient(lambda x: tf.math.top_k(x, 2).values * [1.0, 2.0], _X)
+    np.testing.assert_allclose(g, [[1, 0, 2], [2, 1, 0]])  # TF 2.21 gives this (was a raw TypeError)
+    g = _unknown_rank_gradient(lambda x: tf.math.top_k(x, 3).values * [1.0, 2.0, 3.0], _X3)
+    np.testing.assert_allclose(g, np.tile([0.0, 3.0, 2.0, 1.0], (2, 3, 1)))  # TF 2.21 gives this
+
+
+@pytest.mark.parametrize(
+    "fn, expected",
+    [  # TF 2.21 gives these (each was a raw TypeError)
+        (lambda x: tf.math.unsorted_segment_sum(x, [0, 0], 3), np.ones((2, 3))),
+        (lambda x: tf.math.unsorted_segment_mean(x, [1, 1], 2), np.full((2, 3), 0.5)),
+        (lambda x: tf.math.unsorted_segment_max(x, [1, 0], 2), np.ones((2, 3))),
+        (lambda x: tf.math.unsorted_segment_prod(x, [1, 1], 2), [[0.5, 4.0, -1.0], [3.0, 1.0, 2.0]]),
+        (lambda x: tf.math.segment_max(x, [0, 0]), [[1, 0, 1], [0, 1, 0]]),
+    ],
+)
+def test_segment_gradients_with_unknown_rank(fn, expected):
+    np.testing.assert_allclose(_unknown_rank_gradient(fn, _X), expected, rtol=1e-6)
+
+
+def test_segment_gradients_with_unknown_rank_and_two_dimensional_ids():
+    g = _unknown_rank_gradient(lambda x: tf.math.unsorted_segment_sum(x, [[0, 1, 0], [1, 1, 2]], 3) * _W34, _X3)
+    np.testing.assert_allclose(g, _W34[[[0, 1, 0], [1, 1, 2]]])  # TF 2.21 gives this
+    g = _unknown_rank_gradient(lambda x: tf.math.unsorted_segment_mean(x, [[0, 1, 0], [1, 1, -1]], 3) * _W34, _X3)
+    expected = _W34[[[0, 1, 0], [1, 1, 0]]] / np.array([[2, 3, 2], [3, 3, np.inf]])[..., None]
+    np.testing.assert_allclose(g, expected, rtol=1e-6)  # TF 2.21 gives this (0 for the dropped id -1)
+
+
+@pytest.mark.parametrize("axis, keepdims", [([0, 2], False), (-1, False), (1, True), ([-3, 1], False)])
+def test_reduce_prod_gradient_over_some_axes_with_unknown_rank(axis, keepdims):
+    g = _unknown_rank_gradient(lambda x: tf.reduce_prod(x, axis=axis, keepdims=keepdims), _X3)
+    reference = tf.constant(_X3)  # TF 2.21 gives the known-rank gradient (it was a ValueError)
+    with tf.GradientTape() as t:
+        t.watch(reference)
+        y = tf.reduce_prod(reference, axis=axis, keepdims=keepdims)
+    np.testing.assert_allclose(g, t.gradient(y, reference).numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_reduce_sum_gradient_over_mixed_sign_axes_with_unknown_rank():
+    g = _unknown_rank_gradient(lambda x: tf.reduce_sum(x, axis=[-3, 1]) * [1.0, 2.0, 3.0, 4.0], _X3)
+    np.testing.assert_allclose(g, np.broadcast_to([1.0, 2.0, 3.0, 4.0], (2, 3, 4)))  # TF 2.21 (was an AxisError)

@@ -6,21 +6,34 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..api.array_ops import broadcast_to_like, expand_dims, reshape, shape, size, stack, transpose
-from ..api.creation_ops import ones_like, zeros_like
-from ..api.math_ops import cast, equal, exp, floordiv, greater, less, log, maximum, where
-from ..api.reduction_ops import cumprod, cumsum, cumulative_logsumexp, reduce_prod, reduce_sum
+from ..api.array_ops import broadcast_to_like, expand_dims, rank, reshape, shape, size, stack, transpose
+from ..api.creation_ops import constant, ones_like, zeros_like
+from ..api.creation_ops import range as tf_range
+from ..api.math_ops import cast, equal, exp, floordiv, floormod, greater, less, log, maximum, where
+from ..api.reduction_ops import cumprod, cumsum, cumulative_logsumexp, reduce_any, reduce_prod, reduce_sum
 from ..core import dtypes as D
 from .registry import no_gradient, register_gradient
 
 
 def _expand_back(dy, x, axes, keepdims):
     """dy reshaped with the reduced axes as size 1, then broadcast to x's shape.  With all
-    axes reduced, dy is a scalar and broadcasts as it is (x's rank need not be known)."""
+    axes reduced, dy is a scalar and broadcasts as it is (x's rank need not be known); with
+    some axes and x of unknown rank, the size-1 axes are placed at run time."""
     if not keepdims and axes is not None:
-        for a in sorted(axes):
-            dy = expand_dims(dy, a)
+        if x.shape.rank is None:
+            dy = reshape(dy, where(_reduced_axes(x, axes), ones_like(shape(x)), shape(x)))
+        else:
+            for a in sorted(axes):
+                dy = expand_dims(dy, a)
     return broadcast_to_like(dy, x)
+
+
+def _reduced_axes(x, axes):
+    """A bool vector, one entry per axis of x (its rank known at run time only): whether the
+    reduction ``axes`` (negative ones counted from the end) include it."""
+    r = rank(x)
+    wanted = floormod(constant(list(axes), D.int32), r)
+    return reduce_any(equal(expand_dims(tf_range(r), 1), expand_dims(wanted, 0)), axis=1)
 
 
 def _count(x, out):
@@ -67,10 +80,7 @@ def _prod_grad(op, dy):
         others = cumprod(flat, exclusive=True) * cumprod(flat, exclusive=True, reverse=True)
         return [_expand_back(dy, x, None, op.attrs["keepdims"]) * reshape(others, shape(x))]
     if rank is None:
-        raise ValueError(
-            "The gradient of reduce_prod over some axes needs the rank of its input, which is not known "
-            "while tracing (give the function an input_signature with a known rank)."
-        )
+        return [_expand_back(dy, x, op.attrs["axis"], op.attrs["keepdims"]) * _others_product(x, op.attrs["axis"])]
     axes = tuple(range(rank)) if op.attrs["axis"] is None else op.attrs["axis"]
     perm = [i for i in range(rank) if i not in axes] + list(axes)
     xt = transpose(x, perm)
@@ -93,6 +103,20 @@ def _prod_grad(op, dy):
     others = reshape(others, back)
     inverse = [perm.index(i) for i in range(rank)]
     return [_expand_back(dy, x, op.attrs["axis"], op.attrs["keepdims"]) * transpose(others, inverse)]
+
+
+def _others_product(x, axes):
+    """For x of unknown rank: the product of the other elements over ``axes``, for each element
+    (TensorFlow transposes the reduced axes last, which needs a static permutation here).  The
+    product of the non-zero ones, divided by the element, where the group has no zero; the
+    product of the others for a group's only zero; 0 elsewhere."""
+    is_zero = equal(x, zeros_like(x))
+    zeros = broadcast_to_like(reduce_sum(cast(is_zero, x.dtype), axis=axes, keepdims=True), x)
+    non_zero = where(is_zero, ones_like(x), x)
+    product = broadcast_to_like(reduce_prod(non_zero, axis=axes, keepdims=True), x)
+    nothing = zeros_like(x)
+    own_zero = where(equal(zeros, ones_like(x)), product, nothing)
+    return where(is_zero, own_zero, where(greater(zeros, nothing), nothing, product / non_zero))
 
 
 @register_gradient("reduce_logsumexp")

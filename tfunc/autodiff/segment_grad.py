@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..api.array_ops import gather, reshape
-from ..api.creation_ops import ones_like, zeros_like
+from ..api.array_ops import concat, gather, rank, reshape, shape
+from ..api.creation_ops import ones, ones_like, zeros_like
 from ..api.math_ops import cast, equal, greater, greater_equal, logical_and, maximum, where
 from ..eager.dispatch import call
 from ..ops import segment as _seg
@@ -11,9 +11,17 @@ from .registry import register_gradient
 
 
 def _expand(t, ids, like):
-    """``t`` (shaped like ids) with trailing axes of size 1 to broadcast against ``like``."""
+    """``t`` (shaped like ids) with trailing axes of size 1 to broadcast against ``like``
+    (counted at run time when a rank is unknown, as under a ``TensorSpec(None)`` signature)."""
+    if like.shape.rank is None or ids.shape.rank is None:
+        return reshape(t, _trailing_ones(shape(t), rank(like) - rank(ids)))
     extra = like.shape.rank - ids.shape.rank
     return reshape(t, ids.shape.as_list() + [1] * extra) if extra else t
+
+
+def _trailing_ones(dims, n):
+    """The shape ``dims`` followed by ``n`` (a scalar tensor) ones."""
+    return concat([dims, ones(reshape(n, [1]), dims.dtype)], 0)
 
 
 def _read(t, ids):
@@ -41,7 +49,10 @@ def _mean_grad(sum_op):
         """Each data row gets its segment's dy divided by the segment's size."""
         data, ids, *count = op.inputs
         counts = maximum(call(sum_op, (ones_like(ids, dtype=data.dtype), ids, *count), op.attrs), 1)
-        per_row = reshape(counts, [-1] + [1] * (dy.shape.rank - 1))
+        if dy.shape.rank is None:
+            per_row = reshape(counts, _trailing_ones(shape(counts), rank(dy) - 1))
+        else:
+            per_row = reshape(counts, [-1] + [1] * (dy.shape.rank - 1))
         return [_read(dy / per_row, ids)] + _none_for_the_rest(op)
 
     return rule

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..api.array_ops import concat, reshape, shape
 from ..core import dtypes as D
 from ..eager.dispatch import call
 from ..ops.sorting import argsort_op, put_along_axis_add_op, take_along_axis_op
@@ -24,11 +25,18 @@ def _sort_grad(op, dy):
 
 @register_gradient("top_k", inputs=(0,))
 def _top_k_grad(op, dvalues, dindices=None):
-    """Returns dvalues scattered to the chosen indices along the last axis; 0 elsewhere."""
+    """Returns dvalues scattered to the chosen indices along the last axis; 0 elsewhere.  An
+    input of unknown rank (a ``TensorSpec(None)`` signature) is scattered as rows of its last
+    axis, as TensorFlow's rule does for every input."""
     x = op.inputs[0]
     if dvalues is None:
         return [None]
-    return [call(put_along_axis_add_op, (dvalues, op.outputs[1], x), {"axis": x.shape.rank - 1})]
+    if x.shape.rank is not None:
+        return [call(put_along_axis_add_op, (dvalues, op.outputs[1], x), {"axis": x.shape.rank - 1})]
+    x_shape, k = shape(x), shape(dvalues)[-1:]
+    rows = reshape(x, concat([[-1], x_shape[-1:]], 0))
+    idx, dv = (reshape(t, concat([[-1], k], 0)) for t in (op.outputs[1], dvalues))
+    return [reshape(call(put_along_axis_add_op, (dv, idx, rows), {"axis": 1}), x_shape)]
 
 
 @register_gradient("take_along_axis", inputs=(0,))
