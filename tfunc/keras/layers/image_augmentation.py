@@ -7,11 +7,11 @@
 As in Keras, the random layers take ``training`` with a default of True and give the images in
 the compute dtype with ``training=False``; ``AutoContrast`` applies at inference too, as
 Keras's does. Images are rank 3 or 4, ``channels_last`` or ``channels_first``; each layer's
-``_augment`` sees a channels-last batch in the compute dtype. The draws follow Keras's
-distributions, not its bits: each call makes one stateful draw (``seed`` as TensorFlow's op
-seed, so ``tf.random.set_seed`` repeats it) that keys the call's stateless draws, which thus
-stay independent inside a ``tf.function`` (where stateful ops sharing an op seed repeat each
-other). Keras's dict inputs (labels, bounding boxes, masks) are refused, but for MixUp's and
+``_augment`` sees a channels-last batch in the compute dtype. Each layer draws as Keras's: from
+its ``keras.random.SeedGenerator(seed)``, in Keras's order and shapes, so a seeded layer
+repeats Keras's values where they are TensorFlow's stateless streams (the Philox ones; not
+gamma and beta), and draws anew at every call, in a ``tf.function`` or ``Dataset.map`` too.
+Keras's dict inputs (labels, bounding boxes, masks) are refused, but for MixUp's and
 CutMix's ``{"images", "labels"}``."""
 
 from __future__ import annotations
@@ -23,15 +23,14 @@ from ...api import (
     image_ops,
     math_ops,
     nn_ops,
-    random_ops,
     reduction_ops,
     segment_ops,
 )
-from ...api.sort_ops import argsort
 from ...core import dtypes as D
 from ...eager.convert import convert_to_tensor
+from . import keras_random
 from .conv_utils import data_format_arg
-from .image_preprocessing import RandomBrightness, RandomContrast, _factor_range
+from .image_preprocessing import RandomBrightness, RandomContrast, _factor_range, generator_of, hold_seed
 from .policy import PolicyLayer
 from .regularization import in_training
 
@@ -58,32 +57,54 @@ def _rescale(x, source, target):
 
 
 class Draws:
-    """The random numbers of one call: a stateful draw keyed by the layer's ``seed`` picks a
-    stateless key, and each draw after it takes its own counter."""
+    """The random numbers of one call, drawn as Keras 3.15's layers draw them: each a
+    ``keras.random`` function given a ``SeedGenerator`` (the layer's, or the one of the layer
+    that holds it), so each draw takes the generator's next seed. Two layers with one ``seed``
+    thus draw alike, and a layer draws anew at every call, in a ``tf.function`` or a
+    ``Dataset.map`` too (the generator's state is a variable)."""
 
-    def __init__(self, seed):
-        self.key = random_ops.uniform([2], minval=0, maxval=2**31 - 1, dtype=D.int32, seed=seed)
-        self.count = 0
+    def __init__(self, source):
+        """``source``: a ``SeedGenerator``, or the layer whose own one to draw from."""
+        self._source = source
 
-    def _next(self):
-        self.count += 1
-        return self.key + convert_to_tensor([0, self.count], D.int32)
+    @property
+    def generator(self):
+        if not isinstance(self._source, keras_random.SeedGenerator):
+            self._source = generator_of(self._source)
+        return self._source
 
-    def uniform(self, shape, minval=0.0, maxval=1.0, dtype=D.float32):
-        return random_ops.stateless_uniform(shape, self._next(), minval=minval, maxval=maxval, dtype=dtype)
+    def uniform(self, shape, minval=0.0, maxval=1.0, dtype="float32"):
+        return keras_random.uniform(shape, minval=minval, maxval=maxval, dtype=dtype, seed=self.generator)
 
-    def normal(self, shape):
-        return random_ops.stateless_normal(shape, self._next())
+    def randint(self, shape, minval, maxval, dtype="int32"):
+        return keras_random.randint(shape, minval, maxval, dtype=dtype, seed=self.generator)
+
+    def normal(self, shape, dtype="float32"):
+        return keras_random.normal(shape, dtype=dtype, seed=self.generator)
+
+    def gamma(self, shape, alpha):
+        return keras_random.gamma(shape, alpha, seed=self.generator)
 
     def beta(self, shape, alpha):
-        """Beta(alpha, alpha) as two gammas, as Keras's TensorFlow backend."""
-        a = random_ops.stateless_gamma(shape, self._next(), alpha=alpha)
-        b = random_ops.stateless_gamma(shape, self._next(), alpha=alpha)
-        return a / (a + b)
+        """Beta(alpha, alpha), as Keras's ``random.beta``."""
+        return keras_random.beta(shape, alpha, alpha, seed=self.generator)
 
-    def permutation(self, n):
-        """A random order of ``range(n)`` (Keras's ``shuffle(arange(n))``)."""
-        return math_ops.cast(argsort(self.uniform(n)), D.int32)
+    def permutation(self, n, dtype=D.int64):
+        """A random order of ``range(n)`` (``n`` a shape ``[n]``), Keras's ``shuffle(arange(n))``."""
+        order = creation_ops.range(array_ops.reshape(n, []), dtype=dtype)
+        return keras_random.shuffle(order, seed=self.generator)
+
+
+class Replay(keras_random.SeedGenerator):
+    """A stand-in generator that gives ``seeds`` (taken from a real one) in turn: RandAugment
+    applies a sublayer with the same draws wherever its operation is picked, as Keras draws each
+    sublayer's transformation once per call."""
+
+    def __init__(self, seeds):  # no state variable: nothing to advance
+        self._tfunc_seeds = iter(seeds)
+
+    def next(self, ordered=True):
+        return next(self._tfunc_seeds)
 
 
 def batch_size(x):
@@ -102,14 +123,33 @@ class AugmentLayer(PolicyLayer):
 
     # Keras applies AutoContrast whatever ``training`` says
     _ALWAYS = False
+    # integer images, as Keras gives them back: "float" (in the compute dtype), "inference" (as
+    # they are with ``training=False``, in the compute dtype in training) or "keep" (their dtype)
+    _INTEGERS = "float"
 
     def __init__(self, data_format=None, **kwargs):
         super().__init__(**kwargs)
         self.data_format = data_format_arg(data_format)
 
+    def _seed(self, seed):
+        """Keras's ``seed`` and its ``generator``: the ``SeedGenerator`` every call draws from."""
+        hold_seed(self, seed)
+
     def call(self, inputs, training=True):
         x = self._images(inputs)
-        return self._apply(x) if self._ALWAYS else in_training(x, training, self._apply)
+        if self._ALWAYS:
+            return self._apply(self._float(x))
+        if self._INTEGERS == "float" or (
+            self._INTEGERS == "inference" and not isinstance(training, (bool, type(None)))
+        ):
+            x = self._float(x)  # a tensor ``training`` may pick at run time: both sides one dtype
+        if self._INTEGERS == "keep":
+            return in_training(x, training, lambda y: math_ops.cast(self._apply(self._float(y)), y.dtype))
+        return in_training(x, training, lambda y: self._apply(self._float(y)))
+
+    def _float(self, x):
+        """``x`` in the compute dtype."""
+        return x if x.dtype.name == self.compute_dtype else math_ops.cast(x, self.compute_dtype)
 
     def _images(self, inputs):
         if isinstance(inputs, dict):
@@ -123,16 +163,17 @@ class AugmentLayer(PolicyLayer):
                 "Expected image tensor to have rank 3 (single image) or 4 (batch of images). "
                 f"Received: data.shape={x.shape}"
             )
-        return x if x.dtype.name == self.compute_dtype else math_ops.cast(x, self.compute_dtype)
+        return x if x.dtype.is_integer else self._float(x)
 
-    def _apply(self, x):
-        """``_augment`` of ``x`` as a channels-last batch, returned in ``x``'s layout."""
+    def _apply(self, x, generator=None):
+        """``_augment`` of ``x`` as a channels-last batch, returned in ``x``'s layout; the draws
+        from ``generator`` (a layer holding this one passes its own, as Keras) or the layer's."""
         single = x.shape.rank == 3
         batch = array_ops.expand_dims(x, 0) if single else x
         first = self.data_format == "channels_first"
         if first:
             batch = array_ops.transpose(batch, (0, 2, 3, 1))
-        out = self._augment(batch)
+        out = self._augment(batch, Draws(generator or self))
         if first:
             out = array_ops.transpose(out, (0, 3, 1, 2))
         return array_ops.squeeze(out, [0]) if single else out
@@ -176,15 +217,17 @@ def gaussian_blur(x, kernel_size, sigma):
 class RandomGrayscale(AugmentLayer):
     """Each image turned to grey (kept as 3 equal channels) with probability ``factor``."""
 
+    _INTEGERS = "keep"
+
     def __init__(self, factor=0.5, data_format=None, seed=None, **kwargs):
         super().__init__(data_format=data_format, **kwargs)
         if factor < 0 or factor > 1:
             raise ValueError(f"`factor` should be between 0 and 1. Received: factor={factor}")
         self.factor = factor
-        self.seed = seed
+        self._seed(seed)
 
-    def _augment(self, x):
-        apply = Draws(self.seed).uniform(batch_size(x)) < self.factor
+    def _augment(self, x, draws):
+        apply = draws.uniform(batch_size(x)) < self.factor
         gray = grayscale(x)
         return math_ops.where(array_ops.reshape(apply, [-1, 1, 1, 1]), gray, x)
 
@@ -196,14 +239,16 @@ class RandomHue(AugmentLayer):
     """Each image's hue turned by ``±f / 2`` of a full turn, ``f`` uniform in the factor range
     (in [0, 1]) and the sign a coin."""
 
+    _INTEGERS = "inference"
+
     def __init__(self, factor, value_range=(0, 255), data_format=None, seed=None, **kwargs):
         super().__init__(data_format=data_format, **kwargs)
         self.factor = _factor_range(factor, (0, 1))
         self.value_range = value_range
-        self.seed = seed
+        self._seed(seed)
 
-    def _augment(self, x):
-        draws, n = Draws(self.seed), batch_size(x)
+    def _augment(self, x, draws):
+        n = batch_size(x)
         sign = math_ops.where(draws.uniform(n) > 0.5, -1.0, 1.0)
         delta = math_ops.cast(sign * draws.uniform(n, *self.factor) * 0.5, x.dtype)
         return hue_shift(x, array_ops.reshape(delta, [-1, 1, 1]), self.value_range)
@@ -226,14 +271,16 @@ class RandomSaturation(AugmentLayer):
     """Each image's saturation times ``f / (1 - f)``, ``f`` uniform in the factor range (Keras
     reads it in [-1, 1]), clipped to ``value_range`` (the HSV of the images as given, as Keras)."""
 
+    _INTEGERS = "inference"
+
     def __init__(self, factor, value_range=(0, 255), data_format=None, seed=None, **kwargs):
         super().__init__(data_format=data_format, **kwargs)
         self.factor = _factor_range(factor, (-1, 1))
         self.value_range = _value_range(value_range)
-        self.seed = seed
+        self._seed(seed)
 
-    def _augment(self, x):
-        f = Draws(self.seed).uniform(batch_size(x), *self.factor)
+    def _augment(self, x, draws):
+        f = draws.uniform(batch_size(x), *self.factor)
         f = math_ops.cast(f / (1 - f + _EPSILON), x.dtype)
         return saturate(x, array_ops.reshape(f, [-1, 1, 1]), self.value_range)
 
@@ -256,10 +303,10 @@ class RandomSharpness(AugmentLayer):
         super().__init__(data_format=data_format, **kwargs)
         self.factor = _factor_range(factor, (0, 1))
         self.value_range = _value_range(value_range)
-        self.seed = seed
+        self._seed(seed)
 
-    def _augment(self, x):
-        f = Draws(self.seed).uniform(batch_size(x), *self.factor)
+    def _augment(self, x, draws):
+        f = draws.uniform(batch_size(x), *self.factor)
         return sharpen(x, array_ops.reshape(math_ops.cast(f * 2, x.dtype), [-1, 1, 1, 1]), self.value_range)
 
     def get_config(self):
@@ -278,17 +325,19 @@ class RandomPosterization(AugmentLayer):
     """Each image cut to ``b`` bits per channel (in [0, 255]), ``b`` a random integer in
     ``[low, high)`` of the factor range in [1, 8] (``high`` if they are equal)."""
 
+    _INTEGERS = "inference"
+
     def __init__(self, factor, value_range=(0, 255), data_format=None, seed=None, **kwargs):
         super().__init__(data_format=data_format, **kwargs)
         self.factor = _factor_range(factor, (1, 8))
         self.value_range = _value_range(value_range)
-        self.seed = seed
+        self._seed(seed)
 
-    def _augment(self, x):
+    def _augment(self, x, draws):
         low, high = self.factor
         n = batch_size(x)
         if low != high:
-            bits = Draws(self.seed).uniform(n, int(low), int(high), dtype=D.int32)
+            bits = math_ops.cast(draws.randint(n, int(low), int(high), dtype="uint8"), D.int32)
         else:
             bits = creation_ops.fill(n, int(low))
         shift = math_ops.cast(array_ops.reshape(8 - bits, [-1, 1, 1, 1]), x.dtype)
@@ -309,14 +358,16 @@ class RandomColorDegeneration(AugmentLayer):
     """Each image moved towards its greyscale by ``f``, uniform in the factor range (Keras
     reads it in [-1, 1]), clipped to ``value_range``."""
 
+    _INTEGERS = "inference"
+
     def __init__(self, factor, value_range=(0, 255), data_format=None, seed=None, **kwargs):
         super().__init__(data_format=data_format, **kwargs)
         self.factor = _factor_range(factor, (-1, 1))
         self.value_range = _value_range(value_range)
-        self.seed = seed
+        self._seed(seed)
 
-    def _augment(self, x):
-        f = math_ops.cast(Draws(self.seed).uniform(per_image(batch_size(x)), *self.factor), x.dtype)
+    def _augment(self, x, draws):
+        f = math_ops.cast(draws.uniform(per_image(batch_size(x)), *self.factor), x.dtype)
         return degenerate(x, f, self.value_range)
 
     def get_config(self):
@@ -333,15 +384,18 @@ class RandomInvert(AugmentLayer):
     """Each image replaced by ``value_range[1] - x`` with probability ``p``, itself uniform in
     the factor range (in [0, 1])."""
 
+    _INTEGERS = "inference"
+
     def __init__(self, factor=1.0, value_range=(0, 255), seed=None, data_format=None, **kwargs):
         super().__init__(data_format=data_format, **kwargs)
         self.factor = _factor_range(factor, (0, 1))
         self.value_range = value_range
-        self.seed = seed
+        self._seed(seed)
 
-    def _augment(self, x):
-        draws, n = Draws(self.seed), batch_size(x)
-        apply = draws.uniform(n) < draws.uniform(n, *self.factor)
+    def _augment(self, x, draws):
+        n = batch_size(x)
+        probability = draws.uniform(n, *self.factor)
+        apply = draws.uniform(n) < probability
         return math_ops.where(array_ops.reshape(apply, [-1, 1, 1, 1]), self.value_range[1] - x, x)
 
     def get_config(self):
@@ -360,12 +414,13 @@ class RandomGaussianBlur(AugmentLayer):
         self.kernel_size = _odd_pair(kernel_size, "kernel_size")
         self.sigma = _named_range(sigma, "sigma", (0, 1))
         self.value_range = value_range
-        self.seed = seed
+        self._seed(seed)
 
-    def _augment(self, x):
-        draws, n = Draws(self.seed), batch_size(x)
-        apply = draws.uniform(n) < draws.uniform(n, *self.factor)
-        sigma = math_ops.cast(draws.uniform([2], *self.sigma), x.dtype) + 1e-6
+    def _augment(self, x, draws):
+        n = batch_size(x)
+        probability = draws.uniform(n, *self.factor)
+        apply = draws.uniform(n) < probability
+        sigma = draws.uniform([2], *self.sigma, dtype=x.dtype) + 1e-6
         blurred = gaussian_blur(x, self.kernel_size, sigma)
         x = math_ops.where(array_ops.reshape(apply, [-1, 1, 1, 1]), blurred, x)
         return math_ops.clip_by_value(x, self.value_range[0], self.value_range[1])
@@ -425,15 +480,16 @@ class RandomErasing(AugmentLayer):
             raise ValueError("The `fill_value` argument should be a number (or a list of three numbers) ")
         self.fill_value = fill_value
         self.value_range = value_range
-        self.seed = seed
+        self._seed(seed)
 
-    def _augment(self, x):
-        draws, n = Draws(self.seed), batch_size(x)
-        sides = math_ops.cast(math_ops.sqrt(draws.uniform(array_ops.concat([n, [2]], 0), *self.scale)), x.dtype)
+    def _augment(self, x, draws):
+        n = batch_size(x)
+        sides = math_ops.sqrt(draws.uniform(array_ops.concat([n, [2]], 0), *self.scale, dtype=x.dtype))
         inside = box_mask(draws, x, sides[:, 0], sides[:, 1])
-        apply = draws.uniform(n) < draws.uniform(n, *self.factor)
+        probability = draws.uniform(n, *self.factor)
+        apply = draws.uniform(n) < probability
         if self.fill_value is None:
-            fill = math_ops.cast(draws.normal(array_ops.shape(x)), x.dtype) * self.value_range[1]
+            fill = draws.normal(array_ops.shape(x), dtype=x.dtype) * self.value_range[1]
         else:
             fill = convert_to_tensor(self.fill_value, x.dtype)
         fill = math_ops.clip_by_value(fill, self.value_range[0], self.value_range[1])
@@ -458,13 +514,15 @@ def box_mask(draws, x, width_ratio, height_ratio):
 
 def _span(draws, n, length, ratio, dtype):
     size = ratio * length
-    start = math_ops.cast(draws.uniform(n), dtype) * (length - size)
+    start = draws.uniform(n, dtype=dtype) * (length - size)
     return array_ops.reshape(start, [-1, 1, 1, 1]), array_ops.reshape(start + size, [-1, 1, 1, 1])
 
 
 class RandomColorJitter(AugmentLayer):
     """RandomBrightness, RandomContrast, RandomSaturation and RandomHue in turn, each made from
     its factor (skipped where None), ``value_range`` and ``seed``."""
+
+    _INTEGERS = "inference"
 
     def __init__(
         self,
@@ -481,7 +539,7 @@ class RandomColorJitter(AugmentLayer):
         self.value_range = value_range
         self.brightness_factor, self.contrast_factor = brightness_factor, contrast_factor
         self.saturation_factor, self.hue_factor = saturation_factor, hue_factor
-        self.seed = seed
+        self._seed(seed)
         parts = (
             (brightness_factor, RandomBrightness),
             (contrast_factor, RandomContrast),
@@ -495,9 +553,10 @@ class RandomColorJitter(AugmentLayer):
             if f is not None
         ]
 
-    def _augment(self, x):
+    def _augment(self, x, draws):
+        # each part draws from this layer's generator, as Keras's
         for step in self._tfunc_steps:
-            x = step._augment(x) if isinstance(step, AugmentLayer) else step._adjust(x)
+            x = step._augment(x, draws) if isinstance(step, AugmentLayer) else step._adjust(x, draws.generator)
         return x
 
     def get_config(self):
@@ -533,16 +592,16 @@ class Solarization(AugmentLayer):
 
     def __init__(self, addition_factor=0.0, threshold_factor=0.0, value_range=(0, 255), seed=None, **kwargs):
         super().__init__(**kwargs)
-        self.seed = seed
+        self._seed(seed)
         self.addition_factor = _named_pair(addition_factor, "addition_factor")
         self.threshold_factor = _named_pair(threshold_factor, "threshold_factor")
         self.value_range = _value_range(value_range)
 
-    def _augment(self, x):
-        draws, shape = Draws(self.seed), per_image(batch_size(x))
-        add = draws.uniform(shape, self.addition_factor[0], self.addition_factor[1] * 255)
-        threshold = draws.uniform(shape, self.threshold_factor[0], self.threshold_factor[1] * 255)
-        return solarize(x, math_ops.cast(add, x.dtype), math_ops.cast(threshold, x.dtype), self.value_range)
+    def _augment(self, x, draws):
+        shape = per_image(batch_size(x))
+        add = draws.uniform(shape, self.addition_factor[0], self.addition_factor[1] * 255, dtype=x.dtype)
+        threshold = draws.uniform(shape, self.threshold_factor[0], self.threshold_factor[1] * 255, dtype=x.dtype)
+        return solarize(x, add, threshold, self.value_range)
 
     def get_config(self):
         return self._keys("value_range", "addition_factor", "threshold_factor", "seed")
@@ -563,7 +622,7 @@ class AutoContrast(AugmentLayer):
         super().__init__(**kwargs)
         self.value_range = _value_range(value_range)
 
-    def _augment(self, x):
+    def _augment(self, x, draws):
         y = _rescale(x, self.value_range, (0, 255))
         # Keras reduces axes 1 and 2 of the images as given: channels and height when
         # channels_first (axes 3 and 1 here)
@@ -583,12 +642,14 @@ class Equalization(AugmentLayer):
     """Histogram equalization of each channel (its histogram of ``bins`` over the whole batch,
     in [0, 255]); a channel with one level is left. The identity with ``training=False``."""
 
+    _INTEGERS = "inference"
+
     def __init__(self, value_range=(0, 255), bins=256, data_format=None, **kwargs):
         super().__init__(data_format=data_format, **kwargs)
         self.bins = bins
         self.value_range = _value_range(value_range)
 
-    def _augment(self, x):
+    def _augment(self, x, draws):
         channels = [self._equalize(c) for c in array_ops.unstack(x, axis=-1)]
         return array_ops.stack(channels, axis=-1)
 

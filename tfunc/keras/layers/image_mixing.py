@@ -8,8 +8,9 @@ import random
 
 import numpy as np
 
-from ...api import array_ops, creation_ops, math_ops, random_ops, reduction_ops
+from ...api import array_ops, creation_ops, math_ops, reduction_ops
 from ...api.variables import Variable
+from ...core import dtypes as D
 from ...eager.convert import convert_to_tensor
 from ...eager.tensor import Tensor
 from ...tracing.symbolic import SymbolicTensor
@@ -23,6 +24,7 @@ from .image_augmentation import (
     RandomColorDegeneration,
     RandomPosterization,
     RandomSharpness,
+    Replay,
     Solarization,
     _factor_range,
     batch_size,
@@ -82,10 +84,10 @@ class RandomShear(AugmentLayer):
         _check_interpolation(interpolation)
         self.fill_mode, self.fill_value = fill_mode, fill_value
         self.interpolation = interpolation
-        self.seed = seed
+        self._seed(seed)
 
-    def _augment(self, x):
-        draws, n = Draws(self.seed), batch_size(x)
+    def _augment(self, x, draws):
+        n = batch_size(x)
         sign = math_ops.where(draws.uniform(n) > 0.5, -1.0, 1.0)
         shear_y = draws.uniform(n, *self.y_factor) * sign
         shear_x = draws.uniform(n, *self.x_factor) * sign
@@ -114,15 +116,16 @@ class RandomPerspective(AugmentLayer):
         self.scale = scale
         self.fill_value = fill_value
         self.interpolation = interpolation
-        self.seed = seed
+        self._seed(seed)
         if scale < 0.0 or scale > 1.0:
             raise ValueError(f"The `scale` argument should be a number in the range [0,1]. Received: scale={scale}")
         _check_interpolation(interpolation)
 
-    def _augment(self, x):
-        draws, n = Draws(self.seed), batch_size(x)
-        apply = draws.uniform(n) < draws.uniform(n, *self.factor)
-        moves = draws.uniform(array_ops.concat([n, [4, 2]], 0), -0.5 * self.scale, 0.5 * self.scale)
+    def _augment(self, x, draws):
+        n = batch_size(x)
+        probability = draws.uniform(n, *self.factor)
+        apply = draws.uniform(n) < probability
+        moves = draws.uniform(array_ops.concat([n, [4, 2]], 0), -0.5 * self.scale, 0.5 * self.scale, dtype=x.dtype)
         h, w = x.shape[1], x.shape[2]
         start = convert_to_tensor(np.array([[[0, 0], [w - 1, 0], [0, h - 1], [w - 1, h - 1]]], np.float32))
         start = start * creation_ops.ones_like(moves)
@@ -166,7 +169,7 @@ class _MixLayer(AugmentLayer):
                 f"tfunc's {type(self).__name__} takes a dict of 'images' and 'labels' only, "
                 f"got the keys {sorted(extra)}."
             )
-        images = self._images(inputs["images"])
+        images = self._float(self._images(inputs["images"]))
         if "labels" not in inputs:
             return {"images": super().call(images, training=training)}
         labels = math_ops.cast(convert_to_tensor(inputs["labels"]), self.compute_dtype)
@@ -175,13 +178,13 @@ class _MixLayer(AugmentLayer):
         images, labels = _when_training(training, self._mix_both, (images, labels))
         return {"images": images, "labels": labels}
 
-    def _augment(self, x):
-        return self._mix(x)[0]
+    def _augment(self, x, draws):
+        return self._mix(x, draws)[0]
 
     def _mix_both(self, images, labels):
         first = self.data_format == "channels_first"
         x = array_ops.transpose(images, (0, 2, 3, 1)) if first else images
-        x, weight, order = self._mix(x)
+        x, weight, order = self._mix(x, Draws(self))
         weight = array_ops.reshape(weight, [-1, 1])
         labels = weight * labels + (1.0 - weight) * array_ops.gather(labels, order)
         return (array_ops.transpose(x, (0, 3, 1, 2)) if first else x), labels
@@ -191,13 +194,15 @@ class MixUp(_MixLayer):
     """Each image ``w x + (1 - w) x'`` with ``x'`` another image of the batch (a random
     permutation) and ``w ~ Beta(alpha, alpha)``."""
 
+    _INTEGERS = "inference"
+
     def __init__(self, alpha=0.2, data_format=None, seed=None, **kwargs):
         super().__init__(data_format=data_format, **kwargs)
         self.alpha = alpha
-        self.seed = seed
+        self._seed(seed)
 
-    def _mix(self, x):
-        draws, n = Draws(self.seed), batch_size(x)
+    def _mix(self, x, draws):
+        n = batch_size(x)
         order = draws.permutation(n)
         weight = math_ops.cast(draws.beta(n, self.alpha), x.dtype)
         w = array_ops.reshape(weight, [-1, 1, 1, 1])
@@ -215,7 +220,7 @@ class CutMix(_MixLayer):
     def __init__(self, factor=1.0, seed=None, data_format=None, **kwargs):
         super().__init__(data_format=data_format, **kwargs)
         self.factor = _factor_range(factor, (0, 1))
-        self.seed = seed
+        self._seed(seed)
 
     def call(self, inputs, training=True):
         images = inputs["images"] if isinstance(inputs, dict) else inputs
@@ -223,12 +228,12 @@ class CutMix(_MixLayer):
             training = False  # Keras mixes nothing in a single image
         return super().call(inputs, training=training)
 
-    def _mix(self, x):
-        draws, n = Draws(self.seed), batch_size(x)
-        alpha = draws.uniform([], *self.factor) + 1e-6
+    def _mix(self, x, draws):
+        n = batch_size(x)
+        alpha = draws.uniform([], *self.factor, dtype=x.dtype) + 1e-6
         ratio = math_ops.cast(math_ops.sqrt(1.0 - draws.beta(n, alpha)), x.dtype)
         inside = box_mask(draws, x, ratio, ratio)
-        order = draws.permutation(n)
+        order = draws.permutation(n, dtype=D.int32)
         h, w = x.shape[1], x.shape[2]
         # Keras's weight: the box's real-valued area, not its pixel count
         kept = 1.0 - (ratio * w) * (ratio * h) / (w * h)
@@ -238,13 +243,31 @@ class CutMix(_MixLayer):
         return self._keys("factor", "seed")
 
 
-def _step(layer, x):
-    """One augmentation of sublayer ``layer`` on a channels-last batch."""
+def _step(layer, x, draws):
+    """One augmentation of sublayer ``layer`` on a channels-last batch, drawing from the
+    generator of ``draws`` (the holding layer's, as Keras)."""
     if isinstance(layer, AugmentLayer):
-        return layer._apply(x)
+        return layer._augment(x, draws)
     if isinstance(layer, (RandomBrightness, RandomContrast)):
-        return layer._adjust(x)
-    return layer._move(x)  # RandomTranslation, RandomRotation
+        return layer._adjust(x, draws.generator)
+    return layer._move(x, draws.generator)  # RandomTranslation, RandomRotation
+
+
+# the seeds one call of each of RandAugment's operations takes from its generator, as Keras's
+_DRAW_COUNTS = {
+    "RandomShear": 3,
+    "RandomTranslation": 2,
+    "Solarization": 2,
+    "AutoContrast": 0,
+    "Equalization": 0,
+}
+
+
+def _draw_count(layer):
+    """How many seeds one call of ``layer`` draws (RandomPosterization: none for a fixed depth)."""
+    if isinstance(layer, RandomPosterization):
+        return int(layer.factor[0] != layer.factor[1])
+    return _DRAW_COUNTS.get(type(layer).__name__, 1)
 
 
 def _augmenters(names, factor, value_range, interpolation, seed, dtype):
@@ -323,13 +346,12 @@ class AugMix(AugmentLayer):
         self.factor = _factor_range(factor, (0, 1))
         self.alpha, self.all_ops = alpha, all_ops
         self.interpolation = interpolation
-        self.seed = seed
+        self._seed(seed)
         names = _AUG_MIX_OPS if all_ops else _AUG_MIX_OPS[:7]
         self._tfunc_ops = _augmenters(names, self.factor, value_range, interpolation, seed, self.dtype_policy)
 
-    def _augment(self, x):
-        draws = Draws(self.seed)
-        gammas = random_ops.stateless_gamma([self.num_chains], draws._next(), alpha=self.alpha)
+    def _augment(self, x, draws):
+        gammas = draws.gamma([self.num_chains], self.alpha)
         mixing = math_ops.cast(gammas / reduction_ops.reduce_sum(gammas), x.dtype)
         weight = math_ops.cast(draws.beta([], self.alpha), x.dtype)
         names = list(self._tfunc_ops) + [None]
@@ -338,7 +360,7 @@ class AugMix(AugmentLayer):
             chain = x
             for name in (random.choice(names) for _ in range(self.chain_depth)):
                 if name is not None:
-                    chain = _step(self._tfunc_ops[name], chain)
+                    chain = _step(self._tfunc_ops[name], chain, draws)
             mixed = mixed + chain * mixing[i]
         return math_ops.clip_by_value(weight * x + (1 - weight) * mixed, self.value_range[0], self.value_range[1])
 
@@ -350,8 +372,8 @@ class AugMix(AugmentLayer):
 
 class RandAugment(AugmentLayer):
     """``num_ops`` operations in turn, each one of 11 picked at random per call for the whole
-    batch, at the strength of ``factor``. (Each application draws its own parameters, where
-    Keras reuses one draw per operation within a call.)"""
+    batch, at the strength of ``factor``; as Keras, each operation's parameters are drawn once
+    per call (all 11, in turn, after the picks) and reused wherever it is picked."""
 
     def __init__(
         self,
@@ -368,16 +390,18 @@ class RandAugment(AugmentLayer):
         self.num_ops = num_ops
         self.factor = _factor_range(factor, (0, 1))
         self.interpolation = interpolation
-        self.seed = seed
+        self._seed(seed)
         self._tfunc_ops = _augmenters(
             _RAND_AUGMENT_OPS, self.factor, value_range, interpolation, seed, self.dtype_policy
         )
 
-    def _augment(self, x):
-        picks = Draws(self.seed).uniform([self.num_ops], 0, len(self._tfunc_ops), dtype="int32")
+    def _augment(self, x, draws):
+        picks = draws.randint([self.num_ops], 0, len(self._tfunc_ops))
+        layers = list(self._tfunc_ops.values())
+        seeds = [[draws.generator.next() for _ in range(_draw_count(layer))] for layer in layers]
         for i in range(self.num_ops):
-            for k, layer in enumerate(self._tfunc_ops.values()):
-                x = math_ops.where(math_ops.equal(picks[i], k), _step(layer, x), x)
+            for k, layer in enumerate(layers):
+                x = math_ops.where(math_ops.equal(picks[i], k), _step(layer, x, Draws(Replay(seeds[k]))), x)
         return x
 
     def get_config(self):

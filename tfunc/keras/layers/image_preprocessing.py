@@ -4,7 +4,7 @@
 
 As in Keras, the random layers take ``training`` with a default of True (a direct call
 augments) and are the identity with ``training=False`` (``predict``/``evaluate``). They draw
-with ``tf.random.uniform(seed=seed)``: the same distributions as Keras, not the same bits.
+as Keras's: from a ``keras.random.SeedGenerator(seed)``, in Keras's order, so the same values.
 Images are ``channels_last``; ``channels_first`` and Keras's bounding-box/dict inputs are not
 supported (a clear error)."""
 
@@ -14,7 +14,7 @@ import random
 
 import numpy as np
 
-from ...api import array_ops, creation_ops, image_ops, linalg_ops, math_ops, random_ops, reduction_ops
+from ...api import array_ops, creation_ops, image_ops, linalg_ops, math_ops, reduction_ops
 from ...api.indexing_ops import pad
 from ...api.math_composites import saturate_cast
 from ...api.slicing import slice_
@@ -25,8 +25,26 @@ from ...eager.tensor import Tensor
 from ...tracing.symbolic import SymbolicTensor
 from .. import mixed_precision
 from ..dtypes import keras_dtype
+from . import keras_random
 from .policy import PolicyLayer
 from .regularization import in_training
+
+
+def hold_seed(layer, seed):
+    """Keras's ``seed`` attribute, and the seed of the ``SeedGenerator`` the layer's calls draw
+    from (one seed per draw), so that two layers with one seed draw alike and a layer draws
+    anew at every call, in a ``tf.function`` or ``Dataset.map`` too."""
+    layer.seed = seed
+    layer._tfunc_generator_seed = seed
+    layer._tfunc_generator = None
+
+
+def generator_of(layer):
+    """The layer's ``SeedGenerator``, made at its first draw (a layer made inside a traced
+    function, to read its settings, thus creates no variable there)."""
+    if getattr(layer, "_tfunc_generator", None) is None:
+        layer._tfunc_generator = keras_random.SeedGenerator(getattr(layer, "_tfunc_generator_seed", None))
+    return layer._tfunc_generator
 
 
 def _channels_last(data_format):
@@ -73,10 +91,12 @@ class _ImageLayer(PolicyLayer):
         x = convert_to_tensor(x)
         return x if x.dtype.name == self.compute_dtype else math_ops.cast(x, self.compute_dtype)
 
-    def _per_image(self, x, minval, maxval):
-        """One uniform draw per image, shaped to broadcast over it."""
+    def _per_image(self, x, minval, maxval, generator=None, dtype="float32"):
+        """One uniform draw per image, shaped to broadcast over it, from ``generator`` (that of
+        a layer holding this one) or the layer's."""
         shape = [1, 1, 1] if x.shape.rank == 3 else array_ops.concat([array_ops.shape(x)[:1], [1, 1, 1]], 0)
-        return random_ops.uniform(shape, minval=minval, maxval=maxval, dtype=x.dtype, seed=self.seed)
+        seed = generator or generator_of(self)
+        return keras_random.uniform(shape, minval=minval, maxval=maxval, dtype=dtype, seed=seed)
 
     def get_config(self):
         return {**super().get_config(), "data_format": self.data_format}
@@ -212,7 +232,7 @@ class RandomFlip(_ImageLayer):
         if mode not in ("horizontal", "vertical", "horizontal_and_vertical"):
             raise ValueError(f"RandomFlip layer {self.name} received an unknown mode argument {mode}")
         self.mode = mode
-        self.seed = seed
+        hold_seed(self, seed)
 
     def call(self, inputs, training=True):
         x = self._float(inputs)
@@ -239,8 +259,14 @@ class RandomCrop(_ImageLayer):
     def __init__(self, height, width, seed=None, data_format=None, name=None, **kwargs):
         super().__init__(data_format=data_format, name=name, **kwargs)
         self.height, self.width = height, width
-        # Keras draws a seed to write into the config when none is given
+        hold_seed(self, seed)
+        # Keras draws a seed to write into the config when none is given (its generator keeps None)
         self.seed = seed if seed is not None else random.randint(1, int(1e9))
+
+    def _convert_inputs(self, inputs):
+        """The inputs as tensors of their dtype (Keras's RandomCrop casts no float inputs:
+        float64 passes at inference)."""
+        return inputs if isinstance(inputs, Tensor) else convert_to_tensor(inputs)
 
     def call(self, inputs, training=True):
         if isinstance(training, SymbolicTensor):
@@ -251,8 +277,10 @@ class RandomCrop(_ImageLayer):
         _image_rank(x, "RandomCrop")
         h, w = _static_hw(x, "RandomCrop")
         if h > self.height and w > self.width:
-            spans = convert_to_tensor([h - self.height + 1, w - self.width + 1], D.float32)
-            corner = math_ops.cast(random_ops.uniform([2], seed=self.seed) * spans, D.int32)
+            # as Keras: the top, then the left, each a scalar draw
+            top = keras_random.uniform([], 0, float(h - self.height + 1), seed=generator_of(self))
+            left = keras_random.uniform([], 0, float(w - self.width + 1), seed=generator_of(self))
+            corner = math_ops.cast(array_ops.stack([top, left]), D.int32)
             begin = array_ops.concat([[0] * (x.shape.rank - 3), corner, [0]], 0)
             size = x.shape.as_list()[:-3] + [self.height, self.width, x.shape[-1]]
             size = [-1 if d is None else d for d in size]
@@ -276,16 +304,18 @@ class RandomContrast(_ImageLayer):
         super().__init__(**kwargs)
         self.factor = _factor_range(factor, (0, 1))
         self.value_range = value_range
-        self.seed = seed
+        hold_seed(self, seed)
 
     def call(self, inputs, training=True):
         x = convert_to_tensor(inputs)
         _image_rank(x, "RandomContrast")
+        if not isinstance(training, (bool, type(None))):
+            x = self._float(x)  # a tensor ``training`` may pick at run time: both sides one dtype
         return in_training(x, training, self._adjust)
 
-    def _adjust(self, x):
+    def _adjust(self, x, generator=None):
         x = self._float(x)
-        factor = self._per_image(x, 1.0 - self.factor[0], 1.0 + self.factor[1])
+        factor = self._per_image(x, 1.0 - self.factor[0], 1.0 + self.factor[1], generator, dtype=x.dtype)
         mean = reduction_ops.reduce_mean(x, axis=[-3, -2], keepdims=True)
         return math_ops.clip_by_value((x - mean) * factor + mean, *self.value_range)
 
@@ -305,18 +335,21 @@ class RandomBrightness(_ImageLayer):
                 f"The `value_range` argument should be a list of two numbers. Received: value_range={value_range}"
             )
         self.value_range = sorted(value_range)
-        self.seed = seed
+        hold_seed(self, seed)
 
     def call(self, inputs, training=True):
         x = convert_to_tensor(inputs)
         _image_rank(x, "RandomBrightness")
         return in_training(x, training, self._adjust)
 
-    def _adjust(self, x):
-        x = self._float(x)
+    def _adjust(self, x, generator=None):
+        """``x`` brightened; integer images stay integer, as Keras's: the delta truncated to
+        their dtype and added in it (uint8 sums wrap), then clipped."""
+        if not x.dtype.is_integer:
+            x = self._float(x)
         low, high = self.value_range
-        delta = self._per_image(x, self.factor[0], self.factor[1]) * (high - low)
-        return math_ops.clip_by_value(x + delta, low, high)
+        delta = self._per_image(x, self.factor[0], self.factor[1], generator) * (high - low)
+        return math_ops.clip_by_value(x + math_ops.cast(delta, x.dtype), low, high)
 
     def get_config(self):
         return {**super().get_config(), "factor": self.factor, "value_range": self.value_range, "seed": self.seed}
@@ -622,7 +655,8 @@ class _AffineLayer(_ImageLayer):
                 f"Unknown `interpolation` {interpolation}. Expected of one ('nearest', 'bilinear')."
             )
         self.fill_mode, self.interpolation = fill_mode, interpolation
-        self.seed, self.fill_value = seed, fill_value
+        self.fill_value = fill_value
+        hold_seed(self, seed)
 
     def call(self, inputs, training=True):
         x = self._float(inputs)
@@ -630,19 +664,20 @@ class _AffineLayer(_ImageLayer):
         _static_hw(x, type(self).__name__)
         return in_training(x, training, self._move)
 
-    def _move(self, x):
+    def _move(self, x, generator=None):
+        """``x`` moved by the maps of ``_transforms``, drawn from ``generator`` (that of a layer
+        holding this one) or the layer's."""
         batch = x if x.shape.rank == 4 else array_ops.expand_dims(x, 0)
         count = array_ops.shape(batch)[:1]
-        out = _affine_transform(
-            batch, self._transforms(count, *batch.shape[1:3]), self.interpolation, self.fill_mode, self.fill_value
-        )
+        transforms = self._transforms(count, *batch.shape[1:3], generator or generator_of(self))
+        out = _affine_transform(batch, transforms, self.interpolation, self.fill_mode, self.fill_value)
         return out if x.shape.rank == 4 else array_ops.squeeze(out, [0])
 
-    def _uniform(self, count, *ranges):
-        """One column per ``(low, high)`` range, from ONE seeded draw: two ops with one seed draw
-        the same numbers inside a function, which would tie height to width."""
-        u = random_ops.uniform(array_ops.concat([count, [len(ranges)]], 0), seed=self.seed)
-        return [low + u[:, i] * (high - low) for i, (low, high) in enumerate(ranges)]
+    def _uniform(self, count, seed, *ranges):
+        """One ``[count]`` draw per ``(low, high)`` range from ``seed`` (a ``SeedGenerator``, the
+        layer's when None), in turn, as Keras."""
+        seed = seed or generator_of(self)
+        return [keras_random.uniform(count, minval=low, maxval=high, seed=seed) for low, high in ranges]
 
     def get_config(self):
         return {
@@ -694,8 +729,8 @@ class RandomTranslation(_AffineLayer):
         self._tfunc_height = _symmetric_range(height_factor, "height_factor")
         self._tfunc_width = _symmetric_range(width_factor, "width_factor")
 
-    def _transforms(self, count, h, w):
-        dy, dx = self._uniform(count, self._tfunc_height, self._tfunc_width)
+    def _transforms(self, count, h, w, seed=None):
+        dy, dx = self._uniform(count, seed, self._tfunc_height, self._tfunc_width)
         dy, dx = dy * h, dx * w
         one, zero = creation_ops.ones_like(dx), creation_ops.zeros_like(dx)
         return _rows(one, zero, -dx, zero, one, -dy, zero, zero)
@@ -720,8 +755,8 @@ class RandomRotation(_AffineLayer):
         super().__init__(fill_mode, interpolation, seed, fill_value, data_format=data_format, **kwargs)
         self.factor = _factor_range(factor, (-1, 1))
 
-    def _transforms(self, count, h, w):
-        (angle,) = self._uniform(count, (self.factor[0] * 360.0, self.factor[1] * 360.0))
+    def _transforms(self, count, h, w, seed=None):
+        (angle,) = self._uniform(count, seed, (self.factor[0] * 360.0, self.factor[1] * 360.0))
         angle = angle * (np.pi / 180.0)
         cx, cy = 0.5 * (w - 1), 0.5 * (h - 1)
         cos, sin = math_ops.cos(angle), math_ops.sin(angle)
@@ -754,12 +789,10 @@ class RandomZoom(_AffineLayer):
             None if width_factor is None else _symmetric_range(width_factor, "width_factor", low_open=True)
         )
 
-    def _transforms(self, count, h, w):
-        if self._tfunc_width is None:
-            (zy,) = self._uniform(count, self._tfunc_height)
-            zy = zx = 1.0 + zy
-        else:
-            zy, zx = (1.0 + z for z in self._uniform(count, self._tfunc_height, self._tfunc_width))
+    def _transforms(self, count, h, w, seed=None):
+        ranges = [self._tfunc_height] + ([] if self._tfunc_width is None else [self._tfunc_width])
+        zooms = self._uniform(count, seed, *[(1.0 + low, 1.0 + high) for low, high in ranges])
+        zy, zx = zooms[0], zooms[-1]
         zero = creation_ops.zeros_like(zx)
         return _rows(zx, zero, (w - 1) / 2.0 * (1.0 - zx), zero, zy, (h - 1) / 2.0 * (1.0 - zy), zero, zero)
 

@@ -1,0 +1,114 @@
+"""Keras 3.15's preprocessing layers, checked against values TensorFlow 2.21 / Keras 3.15 gave:
+seeded augmentation layers draw from a ``SeedGenerator`` in Keras's order (same values, new
+draws at every call, also in ``Dataset.map``), and integer images keep their dtype where
+Keras's layers keep it."""
+
+import numpy as np
+import pytest
+
+import tfunc as tf
+
+L = tf.keras.layers
+IMGS = np.arange(2 * 4 * 5 * 3, dtype="float32").reshape(2, 4, 5, 3)
+
+# (layer, how to pick from the output, TF 2.21 / Keras 3.15's values) for a first call on IMGS
+SEEDED = {
+    "rotation": (
+        lambda: L.RandomRotation(0.2, seed=5),
+        lambda o: o[0, 0, :, 0],
+        [39.0701, 26.3235, 14.3050, 3.3448, 4.7024],
+    ),
+    "zoom": (
+        lambda: L.RandomZoom(0.3, (-0.2, 0.1), seed=5),
+        lambda o: o[1, 1, :, 1],
+        [74.5075, 77.2516, 80.5075, 83.7634, 86.5075],
+    ),
+    "translation": (
+        lambda: L.RandomTranslation(0.2, 0.3, seed=5),
+        lambda o: o[1, :, 2, 0],
+        [61.9412, 68.9812, 83.9812, 98.9812],
+    ),
+    "brightness": (lambda: L.RandomBrightness(0.5, seed=5), lambda o: o[:, 0, 0, 0], [0.0, 144.57562]),
+    "contrast": (lambda: L.RandomContrast(0.5, seed=5), lambda o: o[:, 0, 0, 0], [0.0, 48.14872]),
+    "crop": (lambda: L.RandomCrop(2, 3, seed=5), lambda o: o[:, 0, 0, 0], [3.0, 63.0]),
+    "hue": (
+        lambda: L.RandomHue(0.4, seed=5),
+        lambda o: o[:, 1, 1, :],
+        [[18.47753, 18.0, 20.0], [78.0, 80.0, 78.71767]],
+    ),
+    "posterization": (lambda: L.RandomPosterization((2, 6), seed=5), lambda o: o[:, 3, 4, :], [[56.0] * 3, [96.0] * 3]),
+    "invert": (lambda: L.RandomInvert(0.5, seed=9), lambda o: o[:, 0, 0, 0], [0.0, 195.0]),
+    "erasing": (lambda: L.RandomErasing(0.8, seed=5), lambda o: o.sum(), 7176.0205),
+    "perspective": (lambda: L.RandomPerspective(0.8, seed=5), lambda o: o.sum(), 7140.0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SEEDED))
+def test_a_seeded_layer_draws_keras_values(name):
+    make, pick, want = SEEDED[name]
+    first = make()(IMGS).numpy()
+    np.testing.assert_allclose(pick(first), want, rtol=1e-4, atol=1e-3)
+    np.testing.assert_array_equal(make()(IMGS).numpy(), first)  # two layers, one seed: alike
+
+
+def test_rand_augment_draws_each_operation_once_per_call_as_keras():
+    layer = L.RandAugment(seed=7)
+    # TF 2.21 gives 16922.168 then 17485.885 (the generator moves on between calls)
+    np.testing.assert_allclose(
+        [layer(IMGS).numpy().sum(), layer(IMGS).numpy().sum()], [16922.168, 17485.885], rtol=1e-5
+    )
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: L.RandomRotation(0.4, seed=7),
+        lambda: L.RandomFlip(seed=3),
+        lambda: L.RandomCrop(3, 3, seed=3),
+        lambda: L.RandomGrayscale(seed=3),
+        lambda: L.RandomBrightness(0.5, seed=3),
+    ],
+)
+def test_a_seeded_layer_draws_anew_in_every_pass_of_a_dataset_map(make):
+    aug = make()
+    images = np.random.RandomState(0).uniform(0, 255, (8, 6, 7, 3)).astype("float32")
+    ds = tf.data.Dataset.from_tensor_slices(images).batch(8).map(lambda x: aug(x, training=True))
+    first, second = (next(iter(ds)).numpy() for _ in range(2))
+    assert not np.array_equal(first, second)  # TF 2.21: each epoch differs
+    assert aug.weights == []  # the generator's state is no weight, as Keras's
+
+
+U8 = (np.random.RandomState(0).rand(2, 3, 3, 3) * 255).astype("uint8")
+
+
+def test_integer_images_keep_their_dtype_where_keras_keeps_it():
+    # TF 2.21: RandomGrayscale and RandomBrightness give uint8 in training
+    assert L.RandomGrayscale(1.0)(U8, training=True).dtype == tf.uint8
+    assert L.RandomBrightness(0.2)(U8, training=True).dtype == tf.uint8
+    # TF 2.21: these return integer images as they are at inference
+    for make in (
+        lambda: L.RandomInvert(),
+        lambda: L.RandomHue(0.2),
+        lambda: L.RandomSaturation(0.2),
+        lambda: L.RandomPosterization(4),
+        lambda: L.RandomColorDegeneration(0.3),
+        lambda: L.RandomContrast(0.2),
+        lambda: L.Equalization(),
+        lambda: L.MixUp(),
+    ):
+        out = make()(U8, training=False)
+        assert out.dtype == tf.uint8
+        np.testing.assert_array_equal(out.numpy(), U8)
+    # TF 2.21: RandomCrop leaves float64 alone at inference, RandomFlip casts
+    assert L.RandomCrop(3, 3)(U8.astype("float64"), training=False).dtype == tf.float64
+    assert L.RandomFlip()(U8, training=False).dtype == tf.float32
+
+
+def test_integer_brightness_adds_a_truncated_delta_in_the_image_dtype():
+    out = L.RandomBrightness(0.3, seed=2)(U8).numpy().ravel()
+    # TF 2.21's first values; uint8 sums wrap (17 and 35 were 227 and 245), int32 ones clip
+    np.testing.assert_array_equal(out[:9], [185, 228, 199, 184, 154, 210, 157, 17, 35])
+    wide = L.RandomBrightness(0.3, seed=2)(U8.astype("int32")).numpy().ravel()
+    np.testing.assert_array_equal(wide[:9], [185, 228, 199, 184, 154, 210, 157, 255, 255])
+    gray = L.RandomGrayscale(0.5, seed=2)(U8).numpy().ravel()
+    np.testing.assert_array_equal(gray[:6], [139, 182, 153, 138, 108, 164])  # TF 2.21
