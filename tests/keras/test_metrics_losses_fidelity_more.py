@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import tfunc as tf
-from tfunc.keras import metrics
+from tfunc.keras import losses, metrics
 
 keras = tf.keras
 
@@ -126,3 +126,23 @@ def test_add_variable_defaults_to_floatx_and_integer_means_divide_as_floats():
     m.update_state([1, 2, 4])
     assert [v.dtype for v in m.variables] == [tf.int32, tf.int32] and m.result().dtype == tf.float32
     np.testing.assert_allclose(float(m.result()), 7 / 3, rtol=1e-6)
+
+
+def test_mean_with_sample_weight_divides_by_the_weights_as_given():
+    loss = losses.MeanSquaredError(reduction="mean_with_sample_weight")
+    # TF 2.21 gives 6.0: a (1,) weight broadcasts, the divisor is its sum (2), not 12 (was 1.0).
+    assert float(loss(np.ones((2, 3, 2)), np.zeros((2, 3, 2)), sample_weight=np.array([2.0]))) == 6.0
+    # TF 2.21 gives 0.15: a scalar loss (rank-1 labels) is returned as weighted, not divided (was 0.30).
+    y_true, y_pred = np.array([0.0, 1, 1]), np.array([0.5, 0.2, 0.9])
+    np.testing.assert_allclose(float(loss(y_true, y_pred, sample_weight=0.5)), 0.15, rtol=1e-5)
+    np.testing.assert_allclose(float(loss(y_true, y_pred, sample_weight=np.array([0.5]))), 0.15, rtol=1e-5)
+
+
+@pytest.mark.parametrize("reduction", ["sum_over_batch_size", "sum", "mean", "mean_with_sample_weight"])
+@pytest.mark.parametrize("cls", [losses.MeanSquaredError, losses.CategoricalCrossentropy, losses.Huber])
+def test_an_empty_batch_gives_an_empty_loss(cls, reduction):
+    # TF 2.21 gives an empty (0,) tensor (Keras leaves (0,) losses unreduced); tfunc gave 0.0.
+    out = cls(reduction=reduction)(np.zeros((0, 3), "float32"), np.full((0, 3), 0.5, "float32"))
+    assert out.shape == (0,)
+    # TF 2.21 still reduces (0, 2) per-timestep losses to 0.0.
+    assert float(cls(reduction=reduction)(np.zeros((0, 2, 3), "float32"), np.zeros((0, 2, 3), "float32"))) == 0.0

@@ -527,6 +527,8 @@ def apply_mask(sample_weight, mask, dtype, reduction):
 
 
 def _weighted_reduce(losses, sample_weight, reduction):
+    """The per-sample ``losses`` weighted by ``sample_weight`` (aligned as Keras aligns them) and
+    reduced by ``reduction``, as Keras's ``reduce_weighted_values``."""
     if sample_weight is not None:
         sw = _in_dtype(sample_weight, losses.dtype)
         lr, wr = losses.shape.rank, sw.shape.rank
@@ -541,10 +543,11 @@ def _weighted_reduce(losses, sample_weight, reduction):
                 if losses.shape[-1] == 1:
                     sw = array_ops.expand_dims(sw, -1)
                 else:
-                    sw, per_sample = array_ops.expand_dims(sw, -1), True
+                    # a (1,) weight broadcasts as in Keras; only a longer one weighs whole samples
+                    sw, per_sample = array_ops.expand_dims(sw, -1), sw.shape[0] != 1
         losses = losses * sw
         sample_weight = sw
-    if reduction in (Reduction.NONE, None):
+    if reduction in (Reduction.NONE, None) or _left_unreduced(losses):
         return losses
     total = reduction_ops.reduce_sum(losses)
     if reduction == Reduction.SUM:
@@ -557,6 +560,12 @@ def _weighted_reduce(losses, sample_weight, reduction):
     else:
         n = math_ops.cast(array_ops.size(losses), losses.dtype)
     return _div_no_nan(total, n)
+
+
+def _left_unreduced(losses) -> bool:
+    """Whether Keras's ``reduce_values`` returns ``losses`` as they are: a scalar (a loss over
+    rank-1 labels, even for ``mean_with_sample_weight``) or an empty batch (shape ``(0,)``)."""
+    return losses.shape.rank == 0 or (losses.shape.rank == 1 and losses.shape[0] == 0)
 
 
 def _div_no_nan(a, b):
