@@ -39,3 +39,26 @@ def test_compute_output_shape_of_a_user_layer_without_one_raises():
     with pytest.raises(NotImplementedError, match="compute_output_shape"):
         Doubler().compute_output_shape((None, None, 4))
     assert Doubler()(np.ones((1, 2), np.float32)).shape == (1, 2)
+
+
+def test_merge_compute_output_shape_expands_a_lower_rank_input():
+    # TF 2.21 gives (2, 3, 4), (2, 1, 4) and (2, 3, 4) (the shapes raised IncompatibleShapesError)
+    assert _tuple(L.Add().compute_output_shape([(2, 3, 4), (2, 4)])) == (2, 3, 4)
+    assert _tuple(L.Maximum().compute_output_shape([(2, 1, 4), (2, 4)])) == (2, 1, 4)
+    assert _tuple(L.Multiply().compute_output_shape([(None, 4), (2, 3, 1)])) == (2, 3, 4)
+
+
+def test_masking_an_integer_input():
+    x = np.array([[[0, 0], [1, 2], [0, 0]]], np.int32)
+    out = L.Masking()(x)
+    # TF 2.21 gives int32 [[[0,0],[1,2],[0,0]]] with the mask [[False, True, False]] (tfunc raised TypeError)
+    assert out.dtype == tf.int32
+    np.testing.assert_array_equal(out.numpy(), x)
+    np.testing.assert_array_equal(out._keras_mask.numpy(), [[False, True, False]])
+
+
+@pytest.mark.parametrize("units", [2.5, "3", 3.0])
+def test_dense_refuses_units_that_are_not_integers(units):
+    # TF 2.21 raises ValueError ... expected a positive integer (tfunc truncated 2.5 to 2)
+    with pytest.raises(ValueError, match="expected a positive integer"):
+        L.Dense(units)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from ...api import array_ops, math_ops, nn_ops
 from ...core import dtypes as D
 from ...core.shapes import TensorShape
@@ -51,11 +53,11 @@ class Dense(PolicyLayer):
     ):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         _refuse_keras_only(self, lora_rank=lora_rank, lora_alpha=lora_alpha, quantization_config=quantization_config)
-        units = int(units)
-        if units <= 0:
+        if not isinstance(units, (int, np.integer)) or units <= 0:  # as Keras: 2.5 and "3" are refused
             raise ValueError(
                 f"Received an invalid value for `units`, expected a positive integer. Received: units={units}"
             )
+        units = int(units)
         self.kernel_regularizer = _regularizers.get(kernel_regularizer)
         self.bias_regularizer = _regularizers.get(bias_regularizer)
         self.kernel_constraint = _constraints.get(kernel_constraint)

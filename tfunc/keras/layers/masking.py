@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...api import array_ops, creation_ops, math_ops, reduction_ops
+from ...eager.convert import convert_to_tensor
 from .base import set_keras_mask
 from .policy import PolicyLayer
 
@@ -21,7 +22,11 @@ class Masking(PolicyLayer):
         self.built = True
 
     def _keep(self, inputs, keepdims):
-        return reduction_ops.reduce_any(math_ops.not_equal(inputs, self.mask_value), axis=-1, keepdims=keepdims)
+        """Whether any feature of a step differs from ``mask_value`` (cast to the inputs' dtype,
+        as Keras: an integer input is compared with the integer mask value)."""
+        x = convert_to_tensor(inputs)
+        different = math_ops.not_equal(x, math_ops.cast(self.mask_value, x.dtype))
+        return reduction_ops.reduce_any(different, axis=-1, keepdims=keepdims)
 
     def compute_mask(self, inputs, mask=None):
         return self._keep(inputs, keepdims=False)

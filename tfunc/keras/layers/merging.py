@@ -97,7 +97,12 @@ class _Merge(PolicyLayer):
         return out
 
     def compute_output_shape(self, input_shape):
+        """The inputs' shapes broadcast, a lower-rank one first given axes of 1 after the batch
+        axis (as ``call`` expands it, and as Keras)."""
         shapes = [TensorShape(s) for s in input_shape]
+        if None not in [s.rank for s in shapes]:
+            top = max(s.rank for s in shapes)
+            shapes = [TensorShape(s._dims[:1] + (1,) * (top - s.rank) + s._dims[1:]) for s in shapes]
         out = shapes[0]._dims
         for s in shapes[1:]:
             out = broadcast_shapes(out, s._dims, type(self).__name__)
