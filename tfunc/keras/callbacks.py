@@ -485,6 +485,15 @@ class EarlyStopping(_MonitorCallback):
         return value
 
 
+# Keras 3 under TensorFlow still writes a whole model to ``.h5`` through its legacy Keras 2 HDF5
+# saver; tfunc.keras has only the ``.keras`` archive (and ``.weights.h5`` for weights).
+_LEGACY_H5_REFUSAL = (
+    "ModelCheckpoint cannot save the whole model to {filepath!r}: tfunc.keras does not write the legacy `.h5` "
+    "(Keras 2 HDF5) model format. Use a path ending in `.keras` (Keras 3's model format), or "
+    "`save_weights_only=True` with a path ending in `.weights.h5`."
+)
+
+
 class ModelCheckpoint(_MonitorCallback):
     """Saves the whole model (a ``.keras`` archive) or its weights (``save_weights_only=True``,
     a path ending in ``.weights.h5``) after every epoch (or every ``save_freq`` batches).
@@ -520,10 +529,11 @@ class ModelCheckpoint(_MonitorCallback):
                     "When using `save_weights_only=True` in `ModelCheckpoint`, the filepath provided must end in "
                     f"`.weights.h5` (Keras weights format). Received: filepath={self.filepath}"
                 )
+        elif self.filepath.endswith((".h5", ".hdf5")):
+            raise ValueError(_LEGACY_H5_REFUSAL.format(filepath=self.filepath))
         elif not self.filepath.endswith(".keras"):
             raise ValueError(
-                f"The filepath provided must end in `.keras` (Keras model format; tfunc.keras does not write the "
-                f"legacy `.h5` format). Received: filepath={self.filepath}"
+                f"The filepath provided must end in `.keras` (Keras model format). Received: filepath={self.filepath}"
             )
 
     def _needs_batch_logs(self, kind) -> bool:
