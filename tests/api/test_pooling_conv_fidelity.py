@@ -133,3 +133,22 @@ def test_grouped_convolution_refuses_outputs_not_divisible_by_the_groups():
         tf.nn.conv2d(XG, np.ones((3, 3, 2, 4), np.float32), 1, "SAME")  # 3 groups, 4 outputs
     with pytest.raises(tf.errors.InvalidArgumentError, match="depth"):
         tf.nn.conv2d(XG, np.ones((3, 3, 4, 4), np.float32), 1, "SAME")  # 6 channels, not a multiple of 4
+
+
+def test_max_pool_skips_nan_and_floors_at_the_lowest_float_as_tensorflows_cpu_kernels():
+    x = np.array([np.nan, 1, 2, 3, -np.inf, -np.inf, 5, np.nan], np.float32).reshape(1, 2, 4, 1)
+    low = np.finfo(np.float32).min
+    for run in (lambda f, *a: f(*a), lambda f, *a: tf.function(f)(*a)):
+        # TF 2.21: [1, 5]; 1x1 windows [low, 1, 2, 3, low, low, 5, low]; 1-D [1, 3, low, 5]
+        np.testing.assert_array_equal(run(tf.nn.max_pool2d, x, 2, 2, "VALID").numpy().ravel(), [1, 5])
+        np.testing.assert_array_equal(
+            run(tf.nn.max_pool2d, x, 1, 1, "VALID").numpy().ravel(), [low, 1, 2, 3, low, low, 5, low]
+        )
+        np.testing.assert_array_equal(
+            run(tf.nn.max_pool1d, x.reshape(1, 8, 1), 2, 2, "VALID").numpy().ravel(), [1, 3, low, 5]
+        )
+    y = np.array([[1, np.nan], [np.nan, np.nan]], np.float32).reshape(1, 2, 2, 1)
+    np.testing.assert_array_equal(tf.nn.max_pool2d(y, 2, 1, "SAME").numpy().ravel(), [1, low, low, low])
+    np.testing.assert_array_equal(
+        tf.nn.max_pool2d(y.astype(np.float64), 2, 1, "SAME").numpy().ravel()[1], np.finfo(np.float64).min
+    )

@@ -14,7 +14,10 @@ and 3-D ops differ in name only, as TensorFlow's MaxPool and MaxPool3D do).
 Ties in max pooling: the 2-D gradient goes to the first maximum in row-major window order,
 the 3-D gradient to every tied maximum, as TensorFlow's CPU kernels MaxPoolGrad and
 MaxPool3DGrad do; both second-order ops (MaxPoolGradGrad, MaxPool3DGradGrad) read the first
-maximum.
+maximum.  NaN in max pooling: skipped, and a window holding nothing greater than the type's
+lowest finite value gives that value, as TensorFlow's CPU kernels; such a window (all NaN or
+-inf) passes no gradient back, where TensorFlow's MaxPoolGrad gives it to the window's first
+element.
 """
 
 from __future__ import annotations
@@ -134,7 +137,12 @@ def geometry(shape, ksize, strides, padding) -> PoolGeometry:
 
 
 def _lowest(dtype):
-    return np.iinfo(dtype).min if dtype.kind in "iu" else -np.inf  # bfloat16's kind is 'V'
+    """The floor of a max pool: TensorFlow's CPU kernels start each window at the type's lowest
+    finite value and skip NaN, so an all-NaN or all -inf window gives float32 -3.4028235e38;
+    bfloat16 (oneDNN's kernel, the default build's) starts at -inf."""
+    if dtype.kind in "iu":
+        return np.iinfo(dtype).min
+    return np.finfo(dtype).min if dtype.kind == "f" else -np.inf  # bfloat16's kind is 'V'
 
 
 def _first(tap):
@@ -161,12 +169,11 @@ def _max_pool_impl(xp, x, ksize, strides, padding):
     out = xp.empty(g.out_shape, x.dtype)
     if out.size == 0:
         return out
-    xpad = g.pad(xp, x, _lowest(x.dtype))
+    floor = _lowest(x.dtype)
+    xpad = g.pad(xp, x, floor)
     for tap, sl in g.taps(xpad):
-        if _first(tap):
-            out[...] = xpad[sl]
-        else:
-            xp.maximum(out, xpad[sl], out=out)
+        # fmax skips NaN, as TensorFlow's CPU kernels (a NaN is never greater than the running max)
+        xp.fmax(floor if _first(tap) else out, xpad[sl], out=out)
     return out
 
 
@@ -194,6 +201,12 @@ def _windows_ref(x, ksize, strides, padding, reduce):
         values = x[(slice(None),) + win].astype(np.float64)
         out[(slice(None),) + pos] = reduce(values.reshape(g.n, -1, g.c), axis=1)
     return out.astype(x.dtype)
+
+
+def _max_pool_ref(x, **attrs):
+    """The largest non-NaN element of each window, at least the type's floor (``_lowest``)."""
+    floor = _lowest(x.dtype)
+    return _windows_ref(x, reduce=lambda v, axis: np.maximum(np.fmax.reduce(v, axis=axis), floor), **attrs)
 
 
 def _pool_cases(rank):
@@ -237,7 +250,7 @@ def _forward_ops(rank):
             kind="nn",
             infer=_pool_infer(f"max_pool{rank}d", _MAX_DTYPES, rank),
             impl=_max_pool_impl,
-            ref=lambda x, **a: _windows_ref(x, reduce=np.max, **a),
+            ref=_max_pool_ref,
             samples=_pool_samples((D.float32, D.float64, D.int32), rank),
         )
     )

@@ -69,8 +69,10 @@ def max_pool2d(xp, x, ksize, strides, padding):
     out = np.empty(g.out_shape, x.dtype)
     if out.size == 0:
         return out
-    xpad = g.pad(np, x, portable._lowest(x.dtype))
-    _run(g, xpad, out, lambda o, t: np.copyto(o, t), lambda o, t: np.maximum(o, t, out=o))
+    floor = portable._lowest(x.dtype)
+    xpad = g.pad(np, x, floor)
+    # fmax skips NaN and the floor bounds an all-NaN window, as the portable kernel (TensorFlow's)
+    _run(g, xpad, out, lambda o, t: np.fmax(t, floor, out=o), lambda o, t: np.fmax(o, t, out=o))
     return out
 
 
