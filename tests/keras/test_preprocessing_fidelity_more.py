@@ -112,3 +112,20 @@ def test_integer_brightness_adds_a_truncated_delta_in_the_image_dtype():
     np.testing.assert_array_equal(wide[:9], [185, 228, 199, 184, 154, 210, 157, 255, 255])
     gray = L.RandomGrayscale(0.5, seed=2)(U8).numpy().ravel()
     np.testing.assert_array_equal(gray[:6], [139, 182, 153, 138, 108, 164])  # TF 2.21
+
+
+def test_deserialize_resolves_custom_names_and_module_objects_as_keras():
+    d = tf.keras.utils.deserialize_keras_object
+    # TF 2.21: a string naming a custom object is that object
+    assert d("foo", custom_objects={"foo": len}) is len
+    # TF 2.21: module_objects is Keras's legacy get(identifier) lookup
+    assert d("relu", module_objects=vars(tf.keras.activations)) is tf.keras.activations.relu
+    dense = d({"class_name": "Dense", "config": {"units": 3}}, module_objects=vars(tf.keras.layers))
+    assert isinstance(dense, tf.keras.layers.Dense) and dense.units == 3
+    assert d("nothing", module_objects=vars(tf.keras.activations)) == "nothing"
+
+
+def test_bytes_serialize_as_keras():
+    config = tf.keras.utils.serialize_keras_object(b"ab")
+    assert config == {"class_name": "__bytes__", "config": {"value": "ab"}}  # TF 2.21
+    assert tf.keras.utils.deserialize_keras_object(config) == b"ab"

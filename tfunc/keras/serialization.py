@@ -276,6 +276,8 @@ def serialize_keras_object(obj):
     ``build_config`` and a compiled model's ``compile_config``)."""
     if obj is None or isinstance(obj, (str, int, float, bool)):
         return obj
+    if isinstance(obj, bytes):
+        return {"class_name": "__bytes__", "config": {"value": obj.decode("utf-8")}}
     if isinstance(obj, (list, tuple)):
         items = [serialize_keras_object(x) for x in obj]
         return tuple(items) if isinstance(obj, tuple) else items
@@ -430,15 +432,55 @@ def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwar
     rebuilt first; a layer is built from its ``build_config`` and a model compiled from its
     ``compile_config``. A function is found by registration, in ``custom_objects`` or among the
     built-in activations, losses and metrics; a lambda's bytecode is loaded only with
-    ``safe_mode=False`` (an enclosing :class:`SafeModeScope` decides, as in Keras)."""
+    ``safe_mode=False`` (an enclosing :class:`SafeModeScope` decides, as in Keras). A string
+    that names a custom (or registered) object is that object. ``module_objects`` (a dict of
+    names, such as ``vars(keras.activations)``) is Keras's legacy lookup: a name, or a config's
+    class name, found there gives that function, or that class built from the config."""
+    module_objects = kwargs.pop("module_objects", None)
     scoped = in_safe_mode()
     safe_mode = scoped if scoped is not None else safe_mode
     with SafeModeScope(safe_mode):
+        if module_objects is not None and not isinstance(config, (list, tuple)):
+            return _from_module_objects(config, custom_objects, module_objects)
         return _deserialize(config, custom_objects)
 
 
+def _from_module_objects(config, custom_objects, module_objects):
+    """Keras's ``module_objects`` branch: the name a config gives (its class name, or a
+    function's name) looked up in ``module_objects``; a name found nowhere is returned as it is."""
+    if isinstance(config, str) and get_registered_object(config, custom_objects) is not None:
+        return get_registered_object(config, custom_objects)
+    inner = None
+    name = config
+    if isinstance(config, dict):
+        if "class_name" not in config:
+            raise ValueError(f"Unknown `config` as a `dict`, config={config}")
+        inner = config.get("config")
+        custom = [config["class_name"], config.get("registered_name")] + ([inner] if isinstance(inner, str) else [])
+        if any(n is not None and get_registered_object(n, custom_objects) is not None for n in custom):
+            return _deserialize(config, custom_objects)
+        if config["class_name"] == "function":
+            name = inner if config.get("module") == "builtins" else config.get("registered_name")
+        elif "module" in config and config["module"] is None:
+            raise TypeError(
+                f"Cannot deserialize object of type `{config['class_name']}`. If `{config['class_name']}` is a "
+                "custom class, please register it using the `@keras.saving.register_keras_serializable()` decorator."
+            )
+        else:
+            name = config["class_name"]
+    if not isinstance(name, str) or name not in module_objects:
+        return name
+    found = module_objects[name]
+    if inspect.isfunction(found) or not isinstance(found, type):
+        return found
+    return _deserialize({"class_name": name, "config": inner or {}}, {**(custom_objects or {}), name: found})
+
+
 def _deserialize(config, custom_objects):
-    if config is None or isinstance(config, (str, int, float, bool)):
+    if isinstance(config, str):  # a name of a custom object is that object, as in Keras
+        found = get_registered_object(config, custom_objects)
+        return config if found is None else found
+    if config is None or isinstance(config, (int, float, bool)):
         return config
     if isinstance(config, (list, tuple)):
         return [deserialize_keras_object(c, custom_objects) for c in config]
@@ -453,6 +495,8 @@ def _deserialize(config, custom_objects):
         return slice(*(deserialize_keras_object(inner[k]) for k in ("start", "stop", "step")))
     if class_name == "__ellipsis__":
         return Ellipsis
+    if class_name == "__bytes__":
+        return inner["value"].encode("utf-8")
     if class_name == "__tensor__":
         return convert_to_tensor(np.array(inner["value"], dtype=inner["dtype"]))
     if class_name == "__lambda__":
