@@ -129,3 +129,13 @@ def test_bytes_serialize_as_keras():
     config = tf.keras.utils.serialize_keras_object(b"ab")
     assert config == {"class_name": "__bytes__", "config": {"value": "ab"}}  # TF 2.21
     assert tf.keras.utils.deserialize_keras_object(config) == b"ab"
+
+
+def test_split_dataset_of_a_1d_integer_array_gives_int32_as_keras():
+    split = tf.keras.utils.split_dataset
+    # TF 2.21: int32 for int64 and uint8 samples, int64 when a value needs it, 2-D rows keep int64
+    assert split(np.arange(10), left_size=0.5)[0].element_spec.dtype == tf.int32
+    assert split(np.arange(10).astype("uint8"), left_size=0.5)[1].element_spec.dtype == tf.int32
+    assert split(np.array([2**40, 1]), left_size=0.5)[0].element_spec.dtype == tf.int64
+    assert split(np.arange(10).reshape(5, 2), left_size=0.5)[0].element_spec.dtype == tf.int64
+    assert [int(v) for v in split(np.arange(4), left_size=2)[1]] == [2, 3]

@@ -385,7 +385,7 @@ def split_dataset(dataset, left_size=None, right_size=None, shuffle=False, seed=
 
     def restore(part):
         if isinstance(dataset, np.ndarray):
-            return Dataset.from_tensor_slices(np.asarray(part))
+            return Dataset.from_tensor_slices(_scalars_as_tensorflow_converts(np.asarray(part)))
         flat = [nest.flatten(s) for s in part]
         columns = [np.array([np.asarray(v) for v in column]) for column in zip(*flat)]
         packed = nest.pack_sequence_as(part[0], columns)
@@ -393,6 +393,16 @@ def split_dataset(dataset, left_size=None, right_size=None, shuffle=False, seed=
         return out.batch(batch_size) if batch_size is not None else out
 
     return restore(samples[:left]).prefetch(AUTOTUNE), restore(samples[-right:]).prefetch(AUTOTUNE)
+
+
+def _scalars_as_tensorflow_converts(values):
+    """The samples of a 1-D integer array as TensorFlow converts Keras's list of their NumPy
+    scalars (as Python ints): int32 when every value fits, else int64. Other arrays keep their
+    dtype."""
+    if values.ndim != 1 or values.dtype.kind not in "iu":
+        return values
+    fits = values.size == 0 or (values.min() >= np.iinfo(np.int32).min and values.max() <= np.iinfo(np.int32).max)
+    return values.astype(np.int32 if fits else np.int64)
 
 
 # --- data for fit ---------------------------------------------------------------------------------
