@@ -2,7 +2,7 @@
 
 Masks: ``attention_mask``, ``value_mask``/``key_mask`` (by default the Keras masks of ``value``
 and ``key``), the Keras mask of ``query`` and ``use_causal_mask`` of ``MultiHeadAttention`` (which
-refuses an explicit ``query_mask``, which Keras 3.15 ignores), ``mask=[query_mask, value_mask]``
+ignores an explicit ``query_mask``, as Keras 3.15), ``mask=[query_mask, value_mask]``
 and ``use_causal_mask`` of ``Attention`` and ``AdditiveAttention``.
 """
 
@@ -247,11 +247,7 @@ class MultiHeadAttention(PolicyLayer):
         # input only); a call on KerasTensors builds when it traces the placeholders
         if value is None:
             raise TypeError(f"Layer {self.name!r} needs `query` and `value`.")
-        if kwargs.get("query_mask") is not None:  # Keras 3.15 ignores it, reading the query's Keras mask
-            raise ValueError(
-                "tfunc.keras MultiHeadAttention does not support `query_mask`; attach a Keras mask to the query "
-                "or use `attention_mask`."
-            )
+        kwargs.pop("query_mask", None)  # Keras 3.15 ignores one given, reading the query's Keras mask
         if _masks and not _has_keras_tensor((query, value, key), {}):
             # Keras's masks for a call with several tensor arguments: an ``<arg>_mask`` not given is
             # the Keras mask of ``<arg>`` (read here, before ``query`` may be cast to a new tensor)
@@ -308,7 +304,7 @@ class MultiHeadAttention(PolicyLayer):
         training=None,
         use_causal_mask=False,
     ):
-        # query_mask: the query's Keras mask (set by __call__, which refuses one given)
+        # query_mask: the query's Keras mask (set by __call__, which ignores one given, as Keras)
         query = self._compute(query)
         value = self._compute(value)
         key = value if key is None else self._compute(key)
