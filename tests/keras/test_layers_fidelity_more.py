@@ -62,3 +62,31 @@ def test_dense_refuses_units_that_are_not_integers(units):
     # TF 2.21 raises ValueError ... expected a positive integer (tfunc truncated 2.5 to 2)
     with pytest.raises(ValueError, match="expected a positive integer"):
         L.Dense(units)
+
+
+@pytest.mark.parametrize(
+    "cls, shape, kwargs, expected_shape, expected_sum",
+    [
+        # Keras 3.15 on TF 2.21, weights from RandomState(1), input from RandomState(0)
+        ("Conv2DTranspose", (None, None, 3), dict(strides=2, padding="same"), (2, 10, 10, 4), 1432.009765625),
+        (
+            "Conv2DTranspose",
+            (None, None, 3),
+            dict(strides=3, padding="valid", output_padding=1),
+            (2, 16, 16, 4),
+            2090.5342,
+        ),
+        ("Conv1DTranspose", (None, 3), dict(strides=2, padding="valid"), (2, 11, 4), 125.49379),
+        ("Conv3DTranspose", (None, 4, None, 2), dict(strides=(1, 2, 2), padding="same"), (2, 5, 8, 10, 4), 8868.2363),
+    ],
+)
+def test_transposed_convolutions_take_sizes_known_only_at_run_time(cls, shape, kwargs, expected_shape, expected_sum):
+    inp = keras.Input(shape)
+    layer = getattr(keras.layers, cls)(4, 3, **kwargs)
+    model = keras.Model(inp, layer(inp))
+    x = np.random.RandomState(0).rand(2, *[5 if d is None else d for d in shape]).astype("float32")
+    layer.set_weights([np.random.RandomState(1).rand(*v.shape).astype("float32") for v in layer.weights])
+    y = model(x).numpy()
+    assert y.shape == expected_shape
+    np.testing.assert_allclose(y.sum(), expected_sum, rtol=1e-5)
+    np.testing.assert_allclose(model.predict(x, verbose=0), y, atol=1e-5)

@@ -439,11 +439,8 @@ class _ConvTranspose(PolicyLayer):
             raise _ndim_error(self, f"ndim={self._rank + 2}", x.shape)
         x = to_channels_last(x, self.data_format, self._rank)
         n, *sizes, _ = x.shape.as_list()
-        if None in sizes:
-            raise ValueError(
-                f"{type(self).__name__} {self.name!r} needs static spatial sizes (got {x.shape}); give the "
-                "function an input_signature with known sizes."
-            )
+        # a size known only at run time (Input((None, None, C))) enters the output shape as a tensor
+        sizes = [array_ops.shape(x)[1 + i] if size is None else size for i, size in enumerate(sizes)]
         transpose = {1: nn_composites.conv1d_transpose, 2: nn_ops.conv2d_transpose, 3: nn_ops.conv3d_transpose}
         out = transpose[self._rank](
             x,
