@@ -152,3 +152,125 @@ def test_sort_with_axis_none_sorts_flattened(x, expected):
     for got in _both(lambda: ops.sort(ops.convert_to_tensor(x), axis=None)):
         assert got.dtype.name == x.dtype.name
         np.testing.assert_array_equal(got.numpy(), expected)
+
+
+# --- nn -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "x,axis,expected",
+    [
+        # TF 2.21 / Keras 3.15: one_hot along `axis`, then reduced over axis 1 (tfunc gave the second rows swapped)
+        ([[0, 2], [1, 1]], 0, [[1, 0], [1, 1], [0, 1], [0, 0]]),
+        ([[[0, 2], [1, 1]]], 1, [[[1, 1], [1, 1]]]),  # shape (1, 2, 2); tfunc gave (1, 4, 2)
+        ([[[0, 2], [1, 1]]], -1, [[[1, 1, 0, 0], [0, 1, 1, 0]]]),
+        ([0, 2], -1, [1, 0, 1, 0]),
+    ],
+)
+def test_multi_hot_reduces_over_the_sample_axis(x, axis, expected):
+    for got in _both(lambda: ops.multi_hot(ops.convert_to_tensor(x), 4, axis=axis)):
+        _check(got, "float32", expected)
+
+
+def test_multi_hot_of_bools():
+    # TF 2.21: [[T F T F] [F T F F]] (tfunc: reduce_max refused bool)
+    for got in _both(lambda: ops.multi_hot(ops.convert_to_tensor([[0, 2], [1, 1]]), 4, dtype="bool")):
+        assert got.dtype.name == "bool"
+        np.testing.assert_array_equal(got.numpy(), [[True, False, True, False], [False, True, False, False]])
+
+
+def test_one_hot_of_float_indices():
+    # TF 2.21: indices cast to int64 (1.7 -> 1, -1 -> no class) (tfunc: one_hot refused float32)
+    expected = [[1, 0, 0], [0, 0, 1], [0, 1, 0], [0, 0, 0]]
+    for got in _both(lambda: ops.one_hot(ops.convert_to_tensor([0.0, 2.0, 1.7, -1.0]), 3)):
+        _check(got, "float32", expected)
+
+
+def test_moments_synchronized_on_one_device():
+    # TF 2.21: the ordinary moments (tfunc raised NotImplementedError)
+    x = np.arange(12.0, dtype="float32").reshape(3, 4)
+    for mean, var in _both(lambda: ops.moments(ops.convert_to_tensor(x), axes=[1], keepdims=True, synchronized=True)):
+        np.testing.assert_allclose(mean.numpy(), [[1.5], [5.5], [9.5]])
+        np.testing.assert_allclose(var.numpy(), [[1.25], [1.25], [1.25]])
+
+
+# --- core ---------------------------------------------------------------------------------------
+
+
+def test_is_tensor_of_variables():
+    # TF 2.21: ops.is_tensor(keras.Variable(...)) is True (tfunc gave False)
+    assert ops.is_tensor(keras.Variable(np.ones(2, "float32")))
+    assert ops.is_tensor(tf.Variable(1.0))
+    assert not ops.is_tensor(np.ones(2))
+
+
+@pytest.mark.parametrize(
+    "x,expected",
+    [
+        # TF 2.21 / Keras 3.15 clamps to [0, 1] first (tfunc gave [T T F T T])
+        (np.array([-2.5, -0.5, 0.0, 0.3, 2.0], "float32"), [False, False, False, True, True]),
+        (np.array([-2, 0, 3], "int8"), [False, False, True]),
+    ],
+)
+def test_saturate_cast_to_bool(x, expected):
+    for got in _both(lambda: ops.saturate_cast(ops.convert_to_tensor(x), "bool")):
+        assert got.dtype.name == "bool"
+        np.testing.assert_array_equal(got.numpy(), expected)
+
+
+@pytest.mark.parametrize(
+    "init,xs,length,carry,ys",
+    [
+        # TF 2.21 / Keras 3.15: ys of a step returning None are zeros shaped as the carry (tfunc gave None)
+        (0.0, [1.0, 2.0, 3.0], None, 6.0, [0.0, 0.0, 0.0]),
+        ([0.0, 0.0], np.ones((3, 2), "float32"), None, [3.0, 3.0], np.zeros((3, 2))),
+        (0, None, 4, 4, [0, 0, 0, 0]),
+    ],
+)
+def test_scan_without_outputs_gives_zeros(init, xs, length, carry, ys):
+    init = ops.convert_to_tensor(init)
+    xs = None if xs is None else ops.convert_to_tensor(xs)
+    step = (lambda c, x: (c + 1, None)) if xs is None else (lambda c, x: (c + x, None))
+    for got_carry, got_ys in _both(lambda: ops.scan(step, init, xs, length=length)):
+        np.testing.assert_allclose(got_carry.numpy(), carry)
+        assert got_ys.dtype == init.dtype
+        np.testing.assert_array_equal(got_ys.numpy(), ys)
+
+
+SEG_DATA = np.random.default_rng(0).random((6, 3)).astype("float32")
+SEG_IDS = np.array([0, 0, 1, 1, 2, 2])
+
+
+@pytest.mark.parametrize("op,reduce", [(ops.segment_sum, np.sum), (ops.segment_max, np.max)])
+def test_segments_without_num_segments_inside_function(op, reduce):
+    # TF 2.21: shape (3, 3) inside tf.function (tfunc: OperatorNotAllowedInGraphError)
+    expected = np.stack([reduce(SEG_DATA[SEG_IDS == i], axis=0) for i in range(3)])
+    for got in _both(lambda: op(SEG_DATA, SEG_IDS)):
+        np.testing.assert_allclose(got.numpy(), expected, rtol=1e-6)
+
+
+def test_solve_with_a_vector_rhs():
+    # TF 2.21: [0.5 0.5] and, batched, [[0.5 0.5]] * 3 (tfunc: matrix_solve refused a rank-1 rhs)
+    a = np.eye(2, dtype="float32") * 2
+    for got in _both(lambda: ops.solve(a, np.ones(2, "float32"))):
+        _check(got, "float32", [0.5, 0.5])
+    for got in _both(lambda: ops.solve(np.stack([a] * 3), np.ones((3, 2), "float32"))):
+        _check(got, "float32", np.full((3, 2), 0.5))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_erfinv_of_half_precision(dtype):
+    # TF 2.21: float16 [-0.4771 0 0.2725 1.1631], bfloat16 [-0.4766 0 0.2734 1.1562] (tfunc: erfinv refused them)
+    x = ops.cast(ops.convert_to_tensor([-0.5, 0.0, 0.3, 0.9]), dtype)
+    for got in _both(lambda: ops.erfinv(x)):
+        assert got.dtype.name == dtype
+        np.testing.assert_allclose(got.numpy().astype("float32"), [-0.4769, 0.0, 0.2725, 1.1631], atol=8e-3)
+
+
+def test_qr_of_float16():
+    # TF 2.21: q [[-0.5996 -0.7998] [-0.7998 0.6001]], r [[-5 -2.1992] [0 0.4004]] (tfunc: qr refused float16)
+    x = ops.convert_to_tensor(np.array([[3.0, 1.0], [4.0, 2.0]], "float16"))
+    for q, r in _both(lambda: ops.qr(x)):
+        assert q.dtype.name == r.dtype.name == "float16"
+        np.testing.assert_allclose(q.numpy(), [[-0.5996, -0.7998], [-0.7998, 0.6001]], atol=1e-3)
+        np.testing.assert_allclose(r.numpy(), [[-5.0, -2.1992], [0.0, 0.4004]], atol=1e-3)

@@ -153,7 +153,15 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
         ys.append(y)
     if reverse:
         ys.reverse()
+    if ys[0] is None:  # Keras's unwritten outputs: zeros shaped as the carry, one per step
+        return carry, nest.map_structure(lambda c: _zeros_steps(n, c), init)
     return carry, _stack(ys)
+
+
+def _zeros_steps(n, like):
+    """Zeros of ``n`` steps of ``like``'s shape and dtype."""
+    t = convert_to_tensor(like)
+    return creation_ops.zeros(array_ops.concat([[n], array_ops.shape(t)], 0), t.dtype)
 
 
 def _first(tree):
@@ -165,8 +173,6 @@ def _index(tree, i):
 
 
 def _stack(ys):
-    if ys[0] is None:
-        return None
     return nest.map_structure(lambda *v: array_ops.stack(list(v)), *ys)
 
 
@@ -236,7 +242,12 @@ def unstack(x, num=None, axis=0):
 
 
 def saturate_cast(x, dtype):
-    return math_composites.saturate_cast(convert_to_tensor(x), D.as_dtype(dtype))
+    """``x`` cast to ``dtype`` with values clamped to its range; to bool, as Keras, clamped to
+    [0, 1] first, so negatives are False."""
+    t, dtype = convert_to_tensor(x), D.as_dtype(dtype)
+    if dtype.is_bool and not t.dtype.is_bool:
+        t = math_ops.clip_by_value(t, math_ops.cast(0, t.dtype), math_ops.cast(1, t.dtype))
+    return math_composites.saturate_cast(t, dtype)
 
 
 # --- math -------------------------------------------------------------------------------------------
@@ -260,8 +271,8 @@ def _segment(sorted_fn, unsorted_fn):
         data, ids = convert_to_tensor(data), convert_to_tensor(segment_ids)
         if num_segments is None and sorted:
             return sorted_fn(data, ids)
-        if num_segments is None:  # Keras: one past the largest id (known only from the values)
-            num_segments = int(reduction_ops.reduce_max(ids)) + 1
+        if num_segments is None:  # Keras: one past the largest id, a tensor (traced: a run-time count)
+            num_segments = reduction_ops.reduce_max(ids) + 1
         return unsorted_fn(data, ids, num_segments)
 
     return op
@@ -285,7 +296,19 @@ def erfc(x):
 
 
 def erfinv(x):
-    return math_ops.erfinv(convert_to_tensor(x))
+    """The inverse error function; float16 and bfloat16, which the kernel lacks, are computed in
+    float32 and cast back (TensorFlow computes them)."""
+    return _in_float32(math_ops.erfinv, convert_to_tensor(x))
+
+
+def _in_float32(fn, t):
+    """``fn(t)`` (one tensor or a tuple), half precision computed in float32 and cast back."""
+    if t.dtype not in (D.float16, D.bfloat16):
+        return fn(t)
+    out = fn(math_ops.cast(t, D.float32))
+    if isinstance(out, (tuple, list)):
+        return tuple(math_ops.cast(o, t.dtype) for o in out)
+    return math_ops.cast(out, t.dtype)
 
 
 def rsqrt(x):
@@ -314,7 +337,11 @@ def inv(x):
 
 
 def solve(a, b):
-    return linalg_ops.solve(_float(a), _float(b))
+    """``x`` with ``a @ x = b``; a ``b`` of one rank less than ``a`` is a vector (as Keras)."""
+    a, b = _float(a), _float(b)
+    if a.shape.rank is not None and b.shape.rank == a.shape.rank - 1:
+        return array_ops.squeeze(linalg_ops.solve(a, array_ops.expand_dims(b, -1)), [-1])
+    return linalg_ops.solve(a, b)
 
 
 def solve_triangular(a, b, lower=False):
@@ -326,7 +353,8 @@ def qr(x, mode="reduced"):
         raise ValueError(
             f"`mode` argument value not supported. Expected one of {{'reduced', 'complete'}}. Received: mode={mode}"
         )
-    return tuple(linalg_ops.qr(_float(x), full_matrices=mode == "complete"))
+    full = mode == "complete"
+    return tuple(_in_float32(lambda t: tuple(linalg_ops.qr(t, full_matrices=full)), _float(x)))
 
 
 def svd(x, full_matrices=True, compute_uv=True):

@@ -192,22 +192,24 @@ def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
     if sparse:
         raise ValueError("tfunc.keras.ops has no sparse tensors: one_hot(sparse=True) is not supported.")
     dtype = D.float32 if dtype is None else D.as_dtype(dtype)
-    return array_ops.one_hot(convert_to_tensor(x), num_classes, axis=axis, dtype=dtype)
+    x = convert_to_tensor(x)
+    if not x.dtype.is_integer:  # Keras converts the indices to int64: float 1.7 names class 1
+        x = math_ops.cast(x, D.int64)
+    return array_ops.one_hot(x, num_classes, axis=axis, dtype=dtype)
 
 
 def multi_hot(inputs, num_classes=None, axis=-1, dtype=None, sparse=False, **kwargs):
-    """One-hot encodings of the last axis's indices combined (1 where any index names the class)."""
+    """One-hot encodings combined over the sample axis (1 where any index names the class): as
+    Keras, the one-hot along ``axis`` is reduced over axis 1, or axis 0 of a rank-1 input."""
     if sparse:
         raise ValueError("tfunc.keras.ops has no sparse tensors: multi_hot(sparse=True) is not supported.")
     num_classes = kwargs.pop("num_tokens", num_classes)
     if kwargs:
         raise TypeError(f"multi_hot got unexpected keyword arguments {sorted(kwargs)}.")
     x = convert_to_tensor(inputs)
-    rank = x.shape.rank
     hot = one_hot(x, num_classes, axis=axis, dtype=dtype)
-    reduce_axis = -1 if axis != -1 else -2
-    out = reduction_ops.reduce_max(hot, axis=reduce_axis)
-    return out if rank > 1 else out  # a rank-1 input is one sample
+    reduce = reduction_ops.reduce_any if hot.dtype.is_bool else reduction_ops.reduce_max
+    return reduce(hot, axis=1 if x.shape.rank > 1 else 0)
 
 
 def binary_crossentropy(target, output, from_logits=False):
@@ -244,9 +246,10 @@ def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
 
 
 def moments(x, axes, keepdims=False, synchronized=False):
-    """(mean, variance) over ``axes``; half precision computed in float32 and cast back."""
-    if synchronized:
-        raise NotImplementedError("tfunc.keras.ops.moments(synchronized=True) is not supported (one device).")
+    """(mean, variance) over ``axes``; half precision computed in float32 and cast back.
+    ``synchronized`` (across replicas) changes nothing on tfunc's one device, as in Keras
+    without a distribution strategy."""
+    del synchronized
     x = _float(x)
     compute = D.float32 if x.dtype in (D.float16, D.bfloat16) else x.dtype
     mean, variance = nn_ops.moments(math_ops.cast(x, compute), list(axes), keepdims=keepdims)

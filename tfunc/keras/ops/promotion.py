@@ -18,6 +18,7 @@ import functools
 
 import numpy as np
 
+from ...api.variables import Variable
 from ...core import dtypes as D
 from ...eager.tensor import Tensor
 
@@ -135,4 +136,6 @@ def _weak_node(name):
 
 
 def is_tensor(x) -> bool:
-    return isinstance(x, Tensor)
+    """Whether ``x`` is a tensor; variables (``keras.Variable``, ``tf.Variable``) count, as
+    ``tf.is_tensor`` counts them under Keras's TensorFlow backend."""
+    return isinstance(x, (Tensor, Variable))
