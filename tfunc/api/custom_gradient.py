@@ -25,7 +25,7 @@ from ..eager.dispatch import call
 from ..eager.tensor import Tensor
 from ..ops.custom_gradient import custom_gradient_op
 
-__all__ = ["custom_gradient", "rerun"]
+__all__ = ["custom_gradient", "grad_pass_through", "rerun"]
 
 
 class _VariableWatcher:
@@ -145,3 +145,20 @@ def rerun(attrs, arg_tensors):
     _, grad_fn, reads = _run_watched(attrs["fn"], args, attrs["kwargs"])
     variables = [v for v, _ in reads.values() if not any(v is a for a in flat)]
     return grad_fn, variables
+
+
+def grad_pass_through(f):
+    """``f`` with the identity as its gradient (``tf.grad_pass_through``): the upstream
+    gradients go to the arguments unchanged (a straight-through estimator, as
+    ``grad_pass_through(tf.round)``), and variables ``f`` reads get none."""
+
+    @custom_gradient
+    def passed(*args, **kwargs):
+        def grad(*dys, variables=None):
+            if variables is not None:
+                return dys, [None] * len(variables)
+            return dys
+
+        return f(*args, **kwargs), grad
+
+    return functools.wraps(f)(passed) if callable(f) and hasattr(f, "__name__") else passed
