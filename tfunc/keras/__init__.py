@@ -35,7 +35,7 @@ from . import (
 from . import dtypes as dtype_policies
 from .dtypes import DTypePolicy
 from .initializers import Initializer
-from .layers import Input, InputLayer, Layer
+from .layers import Input, InputLayer, InputSpec, Layer
 from .losses import Loss
 from .metrics import Metric
 from .models import Model, Sequential
@@ -67,6 +67,7 @@ __all__ = [
     "Initializer",
     "Input",
     "InputLayer",
+    "InputSpec",
     "Layer",
     "Loss",
     "Metric",

@@ -65,6 +65,7 @@ from .image_preprocessing import (
     Resizing,
 )
 from .input_layer import Input, InputLayer
+from .input_spec import InputSpec
 from .lookup import IntegerLookup, StringLookup
 from .masking import Masking
 from .merging import (
@@ -156,6 +157,7 @@ from .text_vectorization import TextVectorization
 from .wrappers import TimeDistributed
 
 __all__ = [
+    "InputSpec",
     "Layer",
     "Input",
     "InputLayer",

@@ -34,6 +34,7 @@ from .. import serialization as _serialization
 from .. import variables as _variables
 from ..dtypes import keras_dtype, policy_for
 from ..keras_tensor import KerasTensor, compute_output_spec, record_node, symbolic_call
+from .input_spec import assert_input_compatibility
 
 _NO_SCOPE = object()  # a layer call that keeps the autocast scope it runs in
 _name_counts: collections.Counter = collections.Counter()
@@ -259,6 +260,8 @@ class Layer(Module):
     ``call(inputs, ...)``. Weights are tracked in creation order; sublayers and variables assigned
     to attributes are tracked in assignment order, as Keras tracks them.
     """
+
+    input_spec = None  # an InputSpec (or a structure of them) the first argument of a call must meet
 
     _ALLOWED_KWARGS = frozenset({"input_shape", "batch_input_shape", "batch_size", "input_dim"})
     # Arguments of a built-in layer's __init__ that Keras's config of it does not hold.
@@ -894,6 +897,8 @@ class Layer(Module):
         if masking:
             previous_mask = self._tfunc_mask_argument(inputs, args, kwargs)
         inputs = self._convert_inputs(inputs)
+        if self.input_spec is not None:
+            assert_input_compatibility(self.input_spec, inputs, self.name)
         self._maybe_build(inputs)
         stack = getattr(_call_context, "training", None)
         if stack is None:
