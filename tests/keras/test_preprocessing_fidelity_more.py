@@ -139,3 +139,41 @@ def test_split_dataset_of_a_1d_integer_array_gives_int32_as_keras():
     assert split(np.array([2**40, 1]), left_size=0.5)[0].element_spec.dtype == tf.int64
     assert split(np.arange(10).reshape(5, 2), left_size=0.5)[0].element_spec.dtype == tf.int64
     assert [int(v) for v in split(np.arange(4), left_size=2)[1]] == [2, 3]
+
+
+VARIABLE_SIZE = {  # layer, Keras's output shape on Input((None, None, 3)) (TF 2.21)
+    "CenterCrop": (lambda: L.CenterCrop(3, 4), (None, 3, 4, 3)),
+    "CenterCrop up": (lambda: L.CenterCrop(8, 12), (None, 8, 12, 3)),
+    "RandomCrop": (lambda: L.RandomCrop(3, 4, seed=1), (None, 3, 4, 3)),
+    "Resizing crop": (lambda: L.Resizing(4, 3, crop_to_aspect_ratio=True), (None, 4, 3, 3)),
+    "Resizing pad": (lambda: L.Resizing(4, 3, pad_to_aspect_ratio=True), (None, 4, 3, 3)),
+    "RandomRotation": (lambda: L.RandomRotation(0.2, seed=1), (None, None, None, 3)),
+    "RandomZoom": (lambda: L.RandomZoom(0.2, seed=1), (None, None, None, 3)),
+    "RandomTranslation": (lambda: L.RandomTranslation(0.2, 0.2, seed=1), (None, None, None, 3)),
+    "RandomShear": (lambda: L.RandomShear(0.2, seed=1), (None, None, None, 3)),
+    "RandomPerspective": (lambda: L.RandomPerspective(seed=1), (None, None, None, 3)),
+    "RandAugment": (lambda: L.RandAugment(seed=1), (None, None, None, 3)),
+    "RandomErasing": (lambda: L.RandomErasing(seed=1), (None, None, None, 3)),
+}
+IMAGE_7X9 = np.arange(2 * 7 * 9 * 3, dtype="float32").reshape(2, 7, 9, 3)
+
+
+@pytest.mark.parametrize("name", sorted(VARIABLE_SIZE))
+def test_image_layers_build_on_a_variable_size_input(name):
+    make, shape = VARIABLE_SIZE[name]
+    model = tf.keras.Sequential([tf.keras.Input((None, None, 3)), make()])
+    assert model.output_shape == shape
+    if name == "RandAugment":
+        return  # (its 11 operations trace slowly)
+    # a run-time size in a function draws and computes as the eager call on the same images
+    eager = make()(IMAGE_7X9, training=True).numpy()
+    layer = make()
+    traced = tf.function(lambda t: layer(t, training=True), input_signature=[tf.TensorSpec([None, None, None, 3])])
+    np.testing.assert_allclose(traced(IMAGE_7X9).numpy(), eager, rtol=1e-5, atol=1e-3)
+
+
+def test_center_crop_sums_keras_values_on_a_variable_size_input():
+    model = tf.keras.Sequential([tf.keras.Input((None, None, 3)), L.CenterCrop(3, 4)])
+    assert float(model(IMAGE_7X9).numpy().sum()) == 13464.0  # TF 2.21
+    padded = tf.keras.Sequential([tf.keras.Input((None, None, 3)), L.Resizing(4, 3, pad_to_aspect_ratio=True)])
+    assert float(padded(IMAGE_7X9).numpy().sum()) == 6786.0  # TF 2.21

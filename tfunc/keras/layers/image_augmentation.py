@@ -30,7 +30,15 @@ from ...core import dtypes as D
 from ...eager.convert import convert_to_tensor
 from . import keras_random
 from .conv_utils import data_format_arg
-from .image_preprocessing import RandomBrightness, RandomContrast, _factor_range, generator_of, hold_seed
+from .image_preprocessing import (
+    RandomBrightness,
+    RandomContrast,
+    _factor_range,
+    float_hw,
+    generator_of,
+    hold_seed,
+    image_hw,
+)
 from .policy import PolicyLayer
 from .regularization import in_training
 
@@ -503,12 +511,13 @@ class RandomErasing(AugmentLayer):
 def box_mask(draws, x, width_ratio, height_ratio):
     """Keras's random box of each image (``[n, h, w, 1]``, True inside): sides ``ratio`` times
     the image's, its corner uniform where it fits."""
-    h, w = x.shape[1], x.shape[2]
+    h, w = float_hw(x)
     n = batch_size(x)
     x0, x1 = _span(draws, n, w, width_ratio, x.dtype)
     y0, y1 = _span(draws, n, h, height_ratio, x.dtype)
-    gx = array_ops.reshape(creation_ops.range(w, dtype=x.dtype), [1, 1, w, 1])
-    gy = array_ops.reshape(creation_ops.range(h, dtype=x.dtype), [1, h, 1, 1])
+    height, width = image_hw(x)
+    gx = array_ops.reshape(math_ops.cast(creation_ops.range(width), x.dtype), [1, 1, -1, 1])
+    gy = array_ops.reshape(math_ops.cast(creation_ops.range(height), x.dtype), [1, -1, 1, 1])
     return (gx >= x0) & (gx < x1) & (gy >= y0) & (gy < y1)
 
 

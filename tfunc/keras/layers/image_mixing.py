@@ -37,6 +37,7 @@ from .image_preprocessing import (
     RandomRotation,
     RandomTranslation,
     _affine_transform,
+    float_hw,
     homography,
 )
 
@@ -126,14 +127,22 @@ class RandomPerspective(AugmentLayer):
         probability = draws.uniform(n, *self.factor)
         apply = draws.uniform(n) < probability
         moves = draws.uniform(array_ops.concat([n, [4, 2]], 0), -0.5 * self.scale, 0.5 * self.scale, dtype=x.dtype)
-        h, w = x.shape[1], x.shape[2]
-        start = convert_to_tensor(np.array([[[0, 0], [w - 1, 0], [0, h - 1], [w - 1, h - 1]]], np.float32))
-        start = start * creation_ops.ones_like(moves)
+        start = _corners(x) * creation_ops.ones_like(moves)
         warped = perspective(x, start, start + start * moves, self.interpolation, self.fill_value)
         return math_ops.where(array_ops.reshape(apply, [-1, 1, 1, 1]), warped, x)
 
     def get_config(self):
         return self._keys("factor", "scale", "interpolation", "fill_value", "seed")
+
+
+def _corners(x):
+    """The ``(x, y)`` corners of the images of ``x``, ``[1, 4, 2]`` float32 (Keras's start points)."""
+    h, w = float_hw(x)
+    if isinstance(h, int) and isinstance(w, int):
+        return convert_to_tensor(np.array([[[0, 0], [w - 1, 0], [0, h - 1], [w - 1, h - 1]]], np.float32))
+    h, w = math_ops.cast(h, D.float32), math_ops.cast(w, D.float32)
+    zero = creation_ops.zeros_like(h)
+    return array_ops.reshape(array_ops.stack([zero, zero, w - 1, zero, zero, h - 1, w - 1, h - 1]), [1, 4, 2])
 
 
 def perspective(x, start, end, interpolation, fill_value):
@@ -234,7 +243,7 @@ class CutMix(_MixLayer):
         ratio = math_ops.cast(math_ops.sqrt(1.0 - draws.beta(n, alpha)), x.dtype)
         inside = box_mask(draws, x, ratio, ratio)
         order = draws.permutation(n, dtype=D.int32)
-        h, w = x.shape[1], x.shape[2]
+        h, w = float_hw(x)
         # Keras's weight: the box's real-valued area, not its pixel count
         kept = 1.0 - (ratio * w) * (ratio * h) / (w * h)
         return math_ops.where(inside, array_ops.gather(x, order), x), kept, order

@@ -15,6 +15,8 @@ import random
 import numpy as np
 
 from ...api import array_ops, creation_ops, image_ops, linalg_ops, math_ops, reduction_ops
+from ...api.control_flow_ops import cond
+from ...api.debugging_ops import ensure_shape
 from ...api.indexing_ops import pad
 from ...api.math_composites import saturate_cast
 from ...api.slicing import slice_
@@ -60,23 +62,70 @@ def _image_rank(x, layer):
         raise ValueError(f"{layer} expects rank 3 or 4 images, got inputs.shape={x.shape}.")
 
 
-def _static_hw(x, layer):
+def image_hw(x):
+    """The height and width of channels-last ``x``: Python ints where static, else int32
+    scalars read at run time (an ``Input((None, None, 3))``, a ``TensorSpec([None, None, ...])``)."""
     h, w = x.shape[-3], x.shape[-2]
-    if h is None or w is None:
-        raise ValueError(f"{layer} requires the input to have a fully defined height and width. Received: {x.shape}")
-    return h, w
+    if h is not None and w is not None:
+        return h, w
+    dims = array_ops.shape(x)
+    return (dims[-3] if h is None else h), (dims[-2] if w is None else w)
+
+
+def float_hw(x):
+    """``image_hw`` as floats (float32 scalars where not static), for coordinates."""
+    return tuple(d if isinstance(d, int) else math_ops.cast(d, D.float32) for d in image_hw(x))
+
+
+def _window(x, top, left, height, width, clip=False):
+    """The ``height x width`` window of channels-last ``x`` at ``(top, left)`` (ints or int32
+    scalars; with ``clip``, cut where it leaves the image, as a Python slice); its static shape
+    is restated, as a run-time corner leaves a slice's shape unknown."""
+    if all(isinstance(v, int) for v in (top, left, height, width)):
+        return x[..., top : top + height, left : left + width, :]
+    if clip:
+        h, w = image_hw(x)
+        height, width = _smallest(height, h - top), _smallest(width, w - left)
+    lead = [0] * (x.shape.rank - 3)
+    begin = array_ops.stack([*lead, top, left, 0])
+    size = array_ops.stack([*([-1] * len(lead)), height, width, -1])
+    out = slice_(x, math_ops.cast(begin, D.int32), math_ops.cast(size, D.int32))
+    static = x.shape.as_list()[:-3] + [h if isinstance(h, int) else None for h in (height, width)] + [x.shape[-1]]
+    return ensure_shape(out, static)
+
+
+def _int(v):
+    """``int()`` of a float32 value: Python's for a NumPy scalar, a truncating cast for a tensor."""
+    return int(v) if isinstance(v, np.floating) else math_ops.cast(v, D.int32)
+
+
+def _f32(v):
+    return np.float32(v) if isinstance(v, (int, float)) else math_ops.cast(v, D.float32)
+
+
+def _smallest(a, b):
+    return min(a, b) if isinstance(a, int) and isinstance(b, int) else math_ops.minimum(a, b)
+
+
+def _largest(a, b):
+    return max(a, b) if isinstance(a, int) and isinstance(b, int) else math_ops.maximum(a, b)
+
+
+def _clamp(v, low, high):
+    """``max(min(v, high), low)``, in Python where all are ints."""
+    return _largest(_smallest(v, high), low)
 
 
 def _aspect_crop(x, height, width, window=None):
     """The central crop of ``x`` with the aspect ratio of ``height x width`` (Keras's
     ``crop_to_aspect_ratio`` and ``smart_resize``, sizes in float32). RandomCrop takes a
     ``window`` of ``(height, width)`` from the same corner instead, as Keras does."""
-    h, w = _static_hw(x, "The aspect-ratio crop")
-    crop_h = max(min(h, int(np.float32(w * height) / np.float32(width))), 1)
-    crop_w = max(min(w, int(np.float32(h * width) / np.float32(height))), 1)
-    top, left = int(np.float32(h - crop_h) / 2), int(np.float32(w - crop_w) / 2)
+    h, w = image_hw(x)
+    crop_h = _clamp(_int(_f32(w * height) / np.float32(width)), 1, h)
+    crop_w = _clamp(_int(_f32(h * width) / np.float32(height)), 1, w)
+    top, left = _int(_f32(h - crop_h) / 2), _int(_f32(w - crop_w) / 2)
     crop_h, crop_w = window or (crop_h, crop_w)
-    return x[..., top : top + crop_h, left : left + crop_w, :]
+    return _window(x, top, left, crop_h, crop_w, clip=True)
 
 
 class _ImageLayer(PolicyLayer):
@@ -179,13 +228,17 @@ class Resizing(_ImageLayer):
 
     def _pad_to_aspect(self, x):
         """``fill_value`` bands on both sides (each as wide as Keras's start offset)."""
-        h, w = _static_hw(x, "Resizing(pad_to_aspect_ratio=True)")
-        pad_h = max(h, int(np.float32(w * self.height) / np.float32(self.width)))
-        pad_w = max(w, int(np.float32(h * self.width) / np.float32(self.height)))
-        top, left = int(np.float32(pad_h - h) / 2), int(np.float32(pad_w - w) / 2)
-        lead = [[0, 0]] * (x.shape.rank - 3)
+        h, w = image_hw(x)
+        pad_h = _largest(h, _int(_f32(w * self.height) / np.float32(self.width)))
+        pad_w = _largest(w, _int(_f32(h * self.width) / np.float32(self.height)))
+        top, left = _int(_f32(pad_h - h) / 2), _int(_f32(pad_w - w) / 2)
         fill = np.asarray(self.fill_value).astype(x.dtype.as_numpy_dtype)
-        return pad(x, lead + [[top, top], [left, left], [0, 0]], constant_values=fill)
+        ends = [0, 0] * (x.shape.rank - 3) + [top, top, left, left, 0, 0]
+        if all(isinstance(v, int) for v in ends):
+            return pad(x, [ends[i : i + 2] for i in range(0, len(ends), 2)], constant_values=fill)
+        # run-time sizes: a [rank, 2] tensor of paddings, and the channels restated
+        ends = array_ops.reshape(array_ops.stack([math_ops.cast(v, D.int32) for v in ends]), [-1, 2])
+        return ensure_shape(pad(x, ends, constant_values=fill), x.shape.as_list()[:-3] + [None, None, x.shape[-1]])
 
     def get_config(self):
         return {
@@ -212,11 +265,17 @@ class CenterCrop(_ImageLayer):
     def call(self, inputs):
         x = self._float(inputs)
         _image_rank(x, "CenterCrop")
-        h, w = _static_hw(x, "tfunc's CenterCrop")
-        if h >= self.height and w >= self.width:
-            top, left = (h - self.height) // 2, (w - self.width) // 2
-            return x[..., top : top + self.height, left : left + self.width, :]
-        # float32 whatever the compute dtype: Keras's smart_resize returns tf.image.resize's result
+        h, w = image_hw(x)
+        if isinstance(h, int) and isinstance(w, int):
+            return self._crop(x, h, w) if h >= self.height and w >= self.width else self._resized(x)
+        fits = math_ops.logical_and(h >= self.height, w >= self.width)  # known when the call runs
+        return cond(fits, lambda: self._crop(x, h, w), lambda: math_ops.cast(self._resized(x), x.dtype))
+
+    def _crop(self, x, h, w):
+        return _window(x, (h - self.height) // 2, (w - self.width) // 2, self.height, self.width)
+
+    def _resized(self, x):
+        """Keras's ``smart_resize``: float32 whatever the compute dtype (tf.image.resize's result)."""
         return image_ops.resize(_aspect_crop(x, self.height, self.width), [self.height, self.width])
 
     def get_config(self):
@@ -275,17 +334,25 @@ class RandomCrop(_ImageLayer):
             return inputs
         x = self._float(inputs)
         _image_rank(x, "RandomCrop")
-        h, w = _static_hw(x, "RandomCrop")
-        if h > self.height and w > self.width:
-            # as Keras: the top, then the left, each a scalar draw
-            top = keras_random.uniform([], 0, float(h - self.height + 1), seed=generator_of(self))
-            left = keras_random.uniform([], 0, float(w - self.width + 1), seed=generator_of(self))
-            corner = math_ops.cast(array_ops.stack([top, left]), D.int32)
-            begin = array_ops.concat([[0] * (x.shape.rank - 3), corner, [0]], 0)
-            size = x.shape.as_list()[:-3] + [self.height, self.width, x.shape[-1]]
-            size = [-1 if d is None else d for d in size]
-            # a run-time corner leaves the slice's shape unknown while tracing: restate it
-            return array_ops.reshape(slice_(x, begin, size), size)
+        h, w = image_hw(x)
+        if isinstance(h, int) and isinstance(w, int):
+            return self._random_window(x, h, w) if h > self.height and w > self.width else self._fitted(x)
+        # run-time sizes: the corner is drawn whether or not the image is larger (Keras cannot trace it)
+        larger = math_ops.logical_and(h > self.height, w > self.width)
+        top, left = self._corner(h, w)
+        return cond(larger, lambda: _window(x, top, left, self.height, self.width), lambda: self._fitted(x))
+
+    def _random_window(self, x, h, w):
+        return _window(x, *self._corner(h, w), self.height, self.width)
+
+    def _corner(self, h, w):
+        """As Keras: the top, then the left, each a scalar draw."""
+        top = keras_random.uniform([], 0, _f32(h - self.height + 1), seed=generator_of(self))
+        left = keras_random.uniform([], 0, _f32(w - self.width + 1), seed=generator_of(self))
+        return math_ops.cast(top, D.int32), math_ops.cast(left, D.int32)
+
+    def _fitted(self, x):
+        """An image not larger than the window: its aspect-ratio crop's corner, resized."""
         x = _aspect_crop(x, self.height, self.width, window=(self.height, self.width))
         if x.shape[-3:-1] == (self.height, self.width):
             return x
@@ -569,20 +636,29 @@ def _map_coordinate(c, n, fill_mode):
     ``MapCoordinate`` does ('constant' leaves it, to read ``fill_value``)."""
     if fill_mode == "constant":
         return c
-    if fill_mode != "nearest" and n > 1:
-        if fill_mode == "reflect":  # ... c b a | a b c d | d c b ...
-            size2 = 2.0 * n
-            low = math_ops.where(c < -size2, size2 * _trunc_div(-c, size2) + c, c)
-            low = math_ops.where(low < -n, low + size2, -low - 1.0)
-            high = c - size2 * _trunc_div(c, size2)
-            high = math_ops.where(high >= n, size2 - high - 1.0, high)
-        else:  # wrap: ... b c d | a b c d | a b ...
-            low = c + n * (_trunc_div(-c, n - 1.0) + 1.0)
-            high = c - n * _trunc_div(c, n - 1.0)
-        c = math_ops.where(c < 0, low, math_ops.where(c > n - 1, high, c))
-    elif n <= 1:
-        c = creation_ops.zeros_like(c)
-    return math_ops.clip_by_value(c, 0.0, n - 1.0)
+    if isinstance(n, float) or isinstance(n, int):  # a static size: the kernel's branches
+        if n <= 1:
+            return math_ops.clip_by_value(creation_ops.zeros_like(c), 0.0, n - 1.0)
+        return math_ops.clip_by_value(_fold(c, n, fill_mode), 0.0, n - 1.0)
+    folded = math_ops.where(n > 1, _fold(c, n, fill_mode), creation_ops.zeros_like(c))
+    return math_ops.clip_by_value(folded, 0.0, n - 1.0)
+
+
+def _fold(c, n, fill_mode):
+    """Coordinates outside ``[0, n - 1]`` folded in (``n > 1``): reflected or wrapped; the
+    'nearest' ones are left to the clip."""
+    if fill_mode == "nearest":
+        return c
+    if fill_mode == "reflect":  # ... c b a | a b c d | d c b ...
+        size2 = 2.0 * n
+        low = math_ops.where(c < -size2, size2 * _trunc_div(-c, size2) + c, c)
+        low = math_ops.where(low < -n, low + size2, -low - 1.0)
+        high = c - size2 * _trunc_div(c, size2)
+        high = math_ops.where(high >= n, size2 - high - 1.0, high)
+    else:  # wrap: ... b c d | a b c d | a b ...
+        low = c + n * (_trunc_div(-c, n - 1.0) + 1.0)
+        high = c - n * _trunc_div(c, n - 1.0)
+    return math_ops.where(c < 0, low, math_ops.where(c > n - 1, high, c))
 
 
 def homography(start, end):
@@ -605,23 +681,25 @@ def _affine_transform(images, transforms, interpolation, fill_mode, fill_value):
     gradients reach the images. As the kernel, it reads the pixels and ``fill_value`` (cast to
     the image dtype first: truncated for integer images) as float32, interpolates in float32 and
     casts the result to the image dtype once (integers truncate); float64 images stay float64."""
-    n, h, w, c = (array_ops.shape(images)[0], *images.shape[1:])
+    n, c = array_ops.shape(images)[0], images.shape[-1]
+    h, w = image_hw(images)
+    hf, wf = float_hw(images)
     work = D.float64 if images.dtype == D.float64 else D.float32
     flat = math_ops.cast(array_ops.reshape(images, [-1, c]), work)
     cols = [array_ops.reshape(transforms[:, i], [-1, 1, 1]) for i in range(8)]
-    xs = convert_to_tensor(np.arange(w, dtype=np.float32).reshape(1, 1, w))
-    ys = convert_to_tensor(np.arange(h, dtype=np.float32).reshape(1, h, 1))
+    xs = array_ops.reshape(creation_ops.range(w, dtype=D.float32), [1, 1, -1])
+    ys = array_ops.reshape(creation_ops.range(h, dtype=D.float32), [1, -1, 1])
     k = cols[6] * xs + cols[7] * ys + 1.0  # 1 everywhere for an affine map
     defined = math_ops.not_equal(k, 0.0)
     k = math_ops.where(defined, k, creation_ops.ones_like(k))
-    x = _map_coordinate((cols[0] * xs + cols[1] * ys + cols[2]) / k, w, fill_mode)
-    y = _map_coordinate((cols[3] * xs + cols[4] * ys + cols[5]) / k, h, fill_mode)
+    x = _map_coordinate((cols[0] * xs + cols[1] * ys + cols[2]) / k, wf, fill_mode)
+    y = _map_coordinate((cols[3] * xs + cols[4] * ys + cols[5]) / k, hf, fill_mode)
     base = array_ops.reshape(creation_ops.range(n) * (h * w), [-1, 1, 1])
     fill = math_ops.cast(math_ops.cast(convert_to_tensor(fill_value, D.float32), images.dtype), work)
 
     def read(yi, xi):  # the pixels at integer (float-valued) positions, fill_value outside
-        inside = (yi >= 0) & (yi < h) & (xi >= 0) & (xi < w) & defined
-        index = base + math_ops.cast(math_ops.where(inside, yi * w + xi, creation_ops.zeros_like(xi)), D.int32)
+        inside = (yi >= 0) & (yi < hf) & (xi >= 0) & (xi < wf) & defined
+        index = base + math_ops.cast(math_ops.where(inside, yi * wf + xi, creation_ops.zeros_like(xi)), D.int32)
         return math_ops.where(array_ops.expand_dims(inside, -1), array_ops.gather(flat, index), fill)
 
     if interpolation == "nearest":  # std::round: half away from zero (coordinates >= 0 here or outside)
@@ -661,7 +739,6 @@ class _AffineLayer(_ImageLayer):
     def call(self, inputs, training=True):
         x = self._float(inputs)
         _image_rank(x, type(self).__name__)
-        _static_hw(x, type(self).__name__)
         return in_training(x, training, self._move)
 
     def _move(self, x, generator=None):
@@ -669,7 +746,7 @@ class _AffineLayer(_ImageLayer):
         holding this one) or the layer's."""
         batch = x if x.shape.rank == 4 else array_ops.expand_dims(x, 0)
         count = array_ops.shape(batch)[:1]
-        transforms = self._transforms(count, *batch.shape[1:3], generator or generator_of(self))
+        transforms = self._transforms(count, *float_hw(batch), generator or generator_of(self))
         out = _affine_transform(batch, transforms, self.interpolation, self.fill_mode, self.fill_value)
         return out if x.shape.rank == 4 else array_ops.squeeze(out, [0])
 
