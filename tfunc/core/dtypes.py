@@ -101,6 +101,35 @@ class DType:
             return np.iinfo(self._np).max
         raise TypeError(f"Cannot find maximum value of {self!r}.")
 
+    @property
+    def limits(self) -> tuple:
+        """``(0, max)``: the intensity range of images of this dtype, as TensorFlow gives it (floats
+        (0, 1), integers (0, max)); ValueError for the dtypes TensorFlow has no range for."""
+        if self._np not in _INTENSITY_MAX:
+            raise ValueError(f"{self} does not have defined limits.")
+        return 0, _INTENSITY_MAX[self._np]
+
+    @property
+    def is_numpy_compatible(self) -> _builtins.bool:
+        return not self.is_variant
+
+    @property
+    def is_quantized(self) -> _builtins.bool:
+        return False  # tfunc has no quantized dtypes
+
+    @property
+    def as_datatype_enum(self) -> int:
+        """TensorFlow's ``DataType`` enum value (``DT_FLOAT`` is 1)."""
+        return _ENUM_OF[self]
+
+    def is_compatible_with(self, other) -> _builtins.bool:
+        """Whether ``other`` (any dtype spelling) is this dtype; TypeError if it is no dtype."""
+        return as_dtype(other) is self
+
+    def most_specific_common_supertype(self, types) -> "DType | None":
+        """Itself if every one of ``types`` is this dtype, else None (dtypes have no supertypes)."""
+        return self if all(t == self for t in types) else None
+
     def __repr__(self) -> str:
         return f"tf.{self.name}"
 
@@ -115,7 +144,9 @@ class DType:
     def __eq__(self, other) -> _builtins.bool:
         if other is self:
             return True
-        if isinstance(other, DType) or other is None:
+        if isinstance(other, DType) or other is None or isinstance(other, int):
+            # (an int is no dtype here, though as_dtype reads enum values: attribute values,
+            # axes and sizes are compared with dtypes, and 1 must not equal float32)
             return False
         try:
             return as_dtype(other) is self
@@ -174,6 +205,36 @@ _ALL.append(bfloat16)
 # accumulator stops growing (a bfloat16 sum of ones sticks at 256).
 ACCUMULATE = {np.dtype(np.float16): np.dtype(np.float32), np.dtype(_ml_dtypes.bfloat16): np.dtype(np.float32)}
 
+# TensorFlow's ``DataType`` enum (types.proto), for ``as_datatype_enum`` and ``as_dtype(1)``
+_ENUM_OF = {
+    float32: 1,
+    float64: 2,
+    int32: 3,
+    uint8: 4,
+    int16: 5,
+    int8: 6,
+    string: 7,
+    complex64: 8,
+    int64: 9,
+    bool: 10,
+    bfloat16: 14,
+    uint16: 17,
+    complex128: 18,
+    float16: 19,
+    variant: 21,
+    uint32: 22,
+    uint64: 23,
+}
+_BY_ENUM = {e: d for d, e in _ENUM_OF.items()}
+# ``DType.limits``: the largest intensity of an image of the dtype (TensorFlow's dtype_range)
+_INTENSITY_MAX = {np.dtype(np.float32): 1, np.dtype(np.float64): 1, np.dtype(np.bool_): True}
+_INTENSITY_MAX.update(
+    {
+        np.dtype(t): int(np.iinfo(t).max)
+        for t in (np.uint8, np.uint16, np.uint32, np.uint64, np.int8, np.int16, np.int32, np.int64)
+    }
+)
+
 _BY_NAME = {d.name: d for d in _ALL + [variant]}
 _BY_NAME.update({"half": float16, "double": float64, "float": float32, "int": int32})
 _BY_NP = {d._np: d for d in _ALL if not d.is_string}
@@ -194,6 +255,10 @@ def as_dtype(value) -> DType:
         if d is None:
             raise TypeError(f"Cannot convert {value!r} to a tfunc dtype; known names: {sorted(_BY_NAME)}.")
         return d
+    if value.__class__ is int:  # TensorFlow's enum value (``as_dtype(1)`` is float32)
+        if value not in _BY_ENUM:
+            raise TypeError(f"Cannot convert the DataType enum value {value} to a tfunc dtype.")
+        return _BY_ENUM[value]
     if value.__class__ is type and value in _PY_TYPES:  # NumPy would make float and int 64-bit
         d = _PY_TYPES[value]
         if d is None:

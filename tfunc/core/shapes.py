@@ -209,11 +209,47 @@ class TensorShape:
             raise ValueError(f"Shape {self} must have rank {rank}")
         return self
 
+    def with_rank_at_least(self, rank: int) -> "TensorShape":
+        """Itself, if its rank is unknown or at least ``rank``; else ValueError."""
+        if self._dims is not None and len(self._dims) < rank:
+            raise ValueError(f"Shape {self} must have rank at least {rank}")
+        return self
+
+    def with_rank_at_most(self, rank: int) -> "TensorShape":
+        """Itself, if its rank is unknown or at most ``rank``; else ValueError."""
+        if self._dims is not None and len(self._dims) > rank:
+            raise ValueError(f"Shape {self} must have rank at most {rank}")
+        return self
+
+    def assert_has_rank(self, rank: int) -> None:
+        """ValueError unless the rank is unknown or ``rank``."""
+        if self._dims is not None and len(self._dims) != rank:
+            raise ValueError(f"Shape {self} must have rank {rank}")
+
+    def assert_same_rank(self, other) -> None:
+        """ValueError if both ranks are known and differ."""
+        o = as_shape(other)
+        if self._dims is not None and o._dims is not None and len(self._dims) != len(o._dims):
+            raise ValueError(f"Shapes {self} and {o} must have the same rank")
+
+    def assert_is_fully_defined(self) -> None:
+        """ValueError unless every dimension is known."""
+        if not self.is_fully_defined():
+            raise ValueError(f"Shape {self} is not fully defined")
+
     def concatenate(self, other) -> "TensorShape":
         o = as_shape(other)._dims
         if self._dims is None or o is None:
             return TensorShape(None)
         return TensorShape._from_tuple(self._dims + o)
+
+    def __add__(self, other) -> "TensorShape":
+        """``shape + [units]``: :meth:`concatenate`, as TensorFlow's."""
+        return self.concatenate(other)
+
+    def __radd__(self, other) -> "TensorShape":
+        """``[batch] + shape``: the other shape concatenated with this one."""
+        return as_shape(other).concatenate(self)
 
     # --- python protocol -------------------------------------------------
     def __len__(self) -> int:
