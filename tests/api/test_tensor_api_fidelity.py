@@ -133,3 +133,104 @@ def test_with_name_scope_names_variables():
             return self.v
 
     assert M(name="mm")(1.0).name == "mm/v:0"
+
+
+# --- creation, formatting, nest -----------------------------------------------------------
+
+
+def test_ones_of_strings_is_refused():
+    # TF 2.21: TypeError "Cannot convert 1 to EagerTensor of dtype string" (zeros gives b'')
+    with pytest.raises(TypeError, match="dtype string"):
+        tf.ones([2], tf.string)
+    assert tf.zeros([2], tf.string).numpy().tolist() == [b"", b""]
+
+
+def test_format_of_a_tensor_formats_its_numpy_value():
+    # TF 2.21: '[1 2]', "b'ab'", "[b'ab' b'c']", '[[1 2]\n [3 4]]', '3.50'; a spec on an array
+    # is NumPy's TypeError
+    assert f"{tf.constant([1, 2])}" == "[1 2]"
+    assert f"{tf.constant('ab')}" == "b'ab'"
+    assert f"{tf.constant(['ab', 'c'])}" == "[b'ab' b'c']"
+    assert f"{tf.constant([[1, 2], [3, 4]])}" == "[[1 2]\n [3 4]]"
+    assert f"{tf.constant(3.5):.2f}" == "3.50"
+    with pytest.raises(TypeError, match="unsupported format string"):
+        format(tf.constant([1.5]), ".2f")
+
+
+def test_nest_expands_indexed_slices():
+    # TF 2.21: [values, indices, dense_shape] ([values, indices] without a dense_shape); packing
+    # rebuilds an IndexedSlices
+    s = tf.IndexedSlices(tf.constant([[1.0]]), tf.constant([0]), tf.constant([2, 1]))
+    flat = tf.nest.flatten(s, expand_composites=True)
+    assert [x.numpy().tolist() for x in flat] == [[[1.0]], [0], [2, 1]]
+    assert tf.nest.flatten(s) == [s]
+    no_shape = tf.IndexedSlices(tf.constant([[1.0]]), tf.constant([0]))
+    assert len(tf.nest.flatten(no_shape, expand_composites=True)) == 2
+    parts = [tf.constant([[5.0]]), tf.constant([1]), tf.constant([3, 1])]
+    r = tf.nest.pack_sequence_as(s, parts, expand_composites=True)
+    assert isinstance(r, tf.IndexedSlices) and r.indices.numpy().tolist() == [1]
+
+
+# --- indexing -------------------------------------------------------------------------------
+
+
+def test_index_with_a_variable():
+    # TF 2.21: 2, [2 3 4], [0 1], eagerly and in tf.function; a vector variable is refused
+    x, i = tf.range(5), tf.Variable(2)
+    assert int(x[i]) == 2
+    assert x[i:].numpy().tolist() == [2, 3, 4]
+    assert x[:i].numpy().tolist() == [0, 1]
+    assert tf.function(lambda: x[i:])().numpy().tolist() == [2, 3, 4]
+    with pytest.raises(TypeError, match="scalar"):
+        x[tf.Variable([1])]
+
+
+def test_a_list_key_is_read_as_a_tuple():
+    # TF 2.21: y[[0, 1]] is y[0, 1] = [4 5 6 7]; y[[]] is y; a nested list is refused
+    y = tf.reshape(tf.range(24), [2, 3, 4])
+    assert y[[0, 1]].numpy().tolist() == [4, 5, 6, 7]
+    assert tf.function(lambda: y[[0, 1]])().numpy().tolist() == [4, 5, 6, 7]
+    assert y[[0, slice(1, None)]].shape == (2, 4)
+    assert y[[]].shape == (2, 3, 4)
+    with pytest.raises(TypeError):
+        y[[0, [1]]]
+
+
+# --- Variable methods -----------------------------------------------------------------------
+
+
+def test_variable_sparse_read_and_gather_nd():
+    # TF 2.21: [[5, 6], [1, 2]], [2, 5]; the same inside tf.function
+    v = tf.Variable([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    assert v.sparse_read([2, 0]).numpy().tolist() == [[5.0, 6.0], [1.0, 2.0]]
+    assert v.gather_nd([[0, 1], [2, 0]]).numpy().tolist() == [2.0, 5.0]
+    assert tf.function(lambda: v.sparse_read([1]))().numpy().tolist() == [[3.0, 4.0]]
+
+
+def test_variable_scatter_nd_max_and_min():
+    # TF 2.21: [[10, 2], [3, 4], [5, 6]] then [[-1, 2], [3, 4], [5, 6]]
+    v = tf.Variable([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    v.scatter_nd_max([[0, 0], [1, 1]], [10.0, 0.0])
+    assert v.numpy().tolist() == [[10.0, 2.0], [3.0, 4.0], [5.0, 6.0]]
+    v.scatter_nd_min([[0, 0], [2, 1]], [-1.0, 100.0])
+    assert v.numpy().tolist() == [[-1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]
+
+
+def test_variable_set_shape():
+    # TF 2.21: (None, 2) refined to (3, 2); an incompatible shape is a ValueError
+    w = tf.Variable(tf.ones([3, 2]), shape=tf.TensorShape([None, 2]))
+    w.set_shape([3, 2])
+    assert w.shape == tf.TensorShape([3, 2])
+    with pytest.raises(ValueError, match="not compatible"):
+        w.set_shape([2, 2])
+
+
+def test_variable_count_up_to():
+    # TF 2.21: 0, then 1, then OutOfRangeError "Reached limit of 2"; a float variable is refused
+    c = tf.Variable(0)
+    assert int(c.count_up_to(2)) == 0 and int(c.count_up_to(2)) == 1
+    with pytest.raises(tf.errors.OutOfRangeError, match="Reached limit of 2"):
+        c.count_up_to(2)
+    assert int(c) == 2
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.Variable(0.0).count_up_to(2)

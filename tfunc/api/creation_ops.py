@@ -73,6 +73,9 @@ def zeros(shape, dtype=D.float32, name=None):
 
 
 def ones(shape, dtype=D.float32, name=None):
+    """``tf.ones``; a string tensor has no value one (TypeError, as TensorFlow's)."""
+    if D.as_dtype(dtype).is_string:
+        raise TypeError("Cannot convert 1 to EagerTensor of dtype string")
     return _filled(shape, 1, dtype)
 
 

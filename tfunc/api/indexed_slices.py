@@ -9,6 +9,7 @@ of the rows, repeated ids one at a time.
 
 from __future__ import annotations
 
+from ..core import nest
 from ..core.shapes import TensorShape
 from ..eager.convert import convert_to_tensor
 from ..tracing.symbolic import constant_value
@@ -63,6 +64,15 @@ class IndexedSlices:
         zeros = creation_ops.zeros(self._dense_shape, self._values.dtype)
         return indexing_ops.tensor_scatter_nd_add(zeros, array_ops.expand_dims(self._indices, -1), self._values)
 
+    def _tf_components(self) -> list:
+        """``values, indices[, dense_shape]``: the leaves ``tf.nest`` gives with
+        ``expand_composites=True``, as TensorFlow's."""
+        parts = [self._values, self._indices]
+        return parts if self._dense_shape is None else parts + [self._dense_shape]
+
+    def _tf_from_components(self, components) -> IndexedSlices:
+        return IndexedSlices(*components)
+
     def numpy(self):
         raise AttributeError(
             "'IndexedSlices' object has no attribute 'numpy' (as in TensorFlow): use "
@@ -73,7 +83,10 @@ class IndexedSlices:
         return IndexedSlices(-self._values, self._indices, self._dense_shape)
 
     def __repr__(self) -> str:
-        return f"IndexedSlices(indices={self._indices}, values={self._values}, dense_shape={self._dense_shape})"
+        return f"IndexedSlices(indices={self._indices!s}, values={self._values!s}, dense_shape={self._dense_shape!s})"
+
+
+nest.register_composite(IndexedSlices)
 
 
 def map_rows(g, fn):

@@ -21,8 +21,12 @@ from .array_ops import _static_ints
 
 
 def parse_key(key):
-    """Returns (spec items, dynamic scalar tensors) for ``tensor[key]``."""
-    if not isinstance(key, tuple):
+    """Returns (spec items, dynamic scalar tensors) for ``tensor[key]``.  A list key is read as
+    a tuple (TensorFlow's legacy packing: ``x[[0, 1]]`` is ``x[0, 1]``); a scalar integer
+    variable indexes as its value."""
+    if isinstance(key, list):
+        key = tuple(key)
+    elif not isinstance(key, tuple):
         key = (key,)
     items, dyn = [], []
 
@@ -33,6 +37,8 @@ def parse_key(key):
             return int(v)
         if isinstance(v, np.ndarray) and v.ndim == 0 and v.dtype.kind in "iu":  # a 0-d NumPy index
             return int(v)
+        if getattr(type(v), "_is_tfunc_variable", False):  # x[step]: the variable's value now
+            v = convert_to_tensor(v)
         if isinstance(v, Tensor):
             if not v.dtype.is_integer or (v.shape.rank not in (0, None)):
                 raise TypeError(f"{VALID_INDICES}, got {v!r}")

@@ -23,7 +23,7 @@ import numpy as np
 from ..core import distribution
 from ..core import dtypes as D
 from ..core.context import ctx, eager_scope, init_scope, record_variable_read
-from ..core.errors import FailedPreconditionError, IncompatibleShapesError
+from ..core.errors import FailedPreconditionError, IncompatibleShapesError, InvalidArgumentError, OutOfRangeError
 from ..core.shapes import TensorShape, format_shape, shapes_compatible, to_tuple
 from ..eager import printing
 from ..eager.convert import convert_to_tensor
@@ -487,6 +487,42 @@ class Variable:
         """Subtracts ``updates`` at ``indices`` (repeated indices add up)."""
         self._refuse_synchronized_nd_scatter("scatter_nd_sub")
         return self.assign(indexing_ops.tensor_scatter_nd_sub(self.read_value(), indices, updates))
+
+    def scatter_nd_max(self, indices, updates, name=None):
+        """``v[indices[i]] = max(v[indices[i]], updates[i])``; returns the variable as :meth:`assign`."""
+        self._refuse_synchronized_nd_scatter("scatter_nd_max")
+        return self.assign(indexing_ops.tensor_scatter_nd_max(self.read_value(), indices, updates))
+
+    def scatter_nd_min(self, indices, updates, name=None):
+        """``v[indices[i]] = min(v[indices[i]], updates[i])``; returns the variable as :meth:`assign`."""
+        self._refuse_synchronized_nd_scatter("scatter_nd_min")
+        return self.assign(indexing_ops.tensor_scatter_nd_min(self.read_value(), indices, updates))
+
+    def sparse_read(self, indices, name=None):
+        """The rows ``indices`` of the current value (``tf.gather`` on axis 0)."""
+        return array_ops.gather(self.read_value(), indices)
+
+    def gather_nd(self, indices, name=None):
+        """``tf.gather_nd`` of the current value."""
+        return indexing_ops.gather_nd(self.read_value(), indices)
+
+    def set_shape(self, shape) -> None:
+        """Refines the static shape with ``shape`` (ValueError if they are not compatible)."""
+        self._shape = self.shape.merge_with(shape)._dims
+
+    def count_up_to(self, limit):
+        """Adds 1 to an int32/int64 variable and returns the value before, as TensorFlow's
+        (deprecated) ``count_up_to``; OutOfRangeError once the value has reached ``limit``.
+        Eager only: inside a traced function use ``assign_add`` and an assertion."""
+        if self._dtype not in (D.int32, D.int64):
+            raise InvalidArgumentError(f"count_up_to needs an int32 or int64 variable, got {self._dtype.name}.")
+        if ctx.graph is not None:
+            raise NotImplementedError("count_up_to is not supported inside a traced function; use assign_add.")
+        before = self.read_value()
+        if int(before) >= limit:
+            raise OutOfRangeError(f"Reached limit of {limit}")
+        self.assign_add(1, read_value=False)
+        return before
 
     def _refuse_synchronized_nd_scatter(self, method):
         """TensorFlow's distributed variables have no ``scatter_nd_*`` (NotImplementedError);

@@ -224,9 +224,11 @@ class EagerTensor(Tensor):
         return self._value.shape[0]
 
     def __format__(self, spec):
+        """``f"{t}"``: the NumPy value formatted, as TensorFlow's (``[1 2]``, ``b'ab'``; a
+        format spec on an array is NumPy's TypeError)."""
         if self._value.ndim == 0 and not self._dtype.is_string:
             return format(np.asarray(self.numpy()).item(), spec)
-        return format(str(self), spec)
+        return format(self.numpy(), spec)
 
     def __repr__(self) -> str:
         return printing.tensor_repr(self)
