@@ -177,3 +177,29 @@ def test_center_crop_sums_keras_values_on_a_variable_size_input():
     assert float(model(IMAGE_7X9).numpy().sum()) == 13464.0  # TF 2.21
     padded = tf.keras.Sequential([tf.keras.Input((None, None, 3)), L.Resizing(4, 3, pad_to_aspect_ratio=True)])
     assert float(padded(IMAGE_7X9).numpy().sum()) == 6786.0  # TF 2.21
+
+
+def test_integer_lookup_casts_float_inputs_as_keras():
+    out = L.IntegerLookup(vocabulary=[1, 2])(np.array([2.0, 1.0, 3.7, -1.2]))
+    assert out.dtype == tf.int64 and out.numpy().tolist() == [2, 1, 0, 0]  # TF 2.21 (truncated, then looked up)
+    assert L.IntegerLookup(vocabulary=[1, 2], invert=True)(np.array([2.0, 1.0])).numpy().tolist() == [2, 1]
+
+
+def test_category_encoding_reduces_axis_1_of_rank_3_inputs_as_keras():
+    x = np.array([[[0, 1], [1, 1]], [[2, 3], [3, 3]]])
+    multi = L.CategoryEncoding(4, output_mode="multi_hot")(x).numpy()
+    # TF 2.21: one-hot, then the max (or sum) over axis 1
+    np.testing.assert_array_equal(multi, [[[1, 1, 0, 0], [0, 1, 0, 0]], [[0, 0, 1, 1], [0, 0, 0, 1]]])
+    count = L.CategoryEncoding(4, output_mode="count")(x).numpy()
+    np.testing.assert_array_equal(count, [[[1, 1, 0, 0], [0, 2, 0, 0]], [[0, 0, 1, 1], [0, 0, 0, 2]]])
+    weighted = L.CategoryEncoding(4, output_mode="count")(
+        np.array([[[0, 1]], [[2, 3]]]), count_weights=np.array([[[0.5, 1]], [[2, 3]]])
+    )
+    np.testing.assert_array_equal(weighted.numpy(), [[[0.5, 0, 0, 0], [0, 1, 0, 0]], [[0, 0, 2, 0], [0, 0, 0, 3]]])
+
+
+def test_to_categorical_counts_negative_labels_from_the_end_as_keras():
+    # TF 2.21: [[1, 0, 0], [0, 0, 1]]
+    np.testing.assert_array_equal(tf.keras.utils.to_categorical([0, -1], 3), [[1, 0, 0], [0, 0, 1]])
+    with pytest.raises(ValueError, match="class labels must be in"):
+        tf.keras.utils.to_categorical([0, -4], 3)

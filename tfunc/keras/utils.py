@@ -113,10 +113,12 @@ def to_categorical(x, num_classes=None):
     x = x.reshape(-1)
     if not num_classes:
         num_classes = int(np.max(x)) + 1 if x.size else 0
-    if x.size and (x.min() < 0 or x.max() >= num_classes):
+    # Keras indexes with the labels: negative ones count from the end, as NumPy's
+    if x.size and (x.min() < -num_classes or x.max() >= num_classes):
         raise ValueError(
-            f"to_categorical: class labels must be in [0, num_classes={num_classes}); got values from "
-            f"{int(x.min())} to {int(x.max())}."
+            f"to_categorical: class labels must be in [-num_classes, num_classes) with num_classes={num_classes} "
+            f"(negative ones count from the end, as Keras's NumPy indexing); got values from {int(x.min())} to "
+            f"{int(x.max())}."
         )
     categorical = np.zeros((x.shape[0], num_classes))
     categorical[np.arange(x.shape[0]), x] = 1

@@ -428,7 +428,7 @@ _OUTPUT_MODES = ("one_hot", "multi_hot", "count")
 def _encode(indices, mode, depth, dtype, count_weights=None):
     """Keras's ``encode_categorical_inputs`` for integer ``indices`` in ``[0, depth)`` (larger
     ones count nowhere, as TensorFlow's bincount): 'one_hot' adds an axis (replacing a last
-    axis of 1), 'multi_hot' and 'count' reduce the last axis of rank-1 or rank-2 inputs."""
+    axis of 1), 'multi_hot' and 'count' reduce axis 1 (the last of rank-1 or rank-2 inputs)."""
     x = convert_to_tensor(indices)
     if not x.dtype.is_integer:  # as Keras (TensorFlow's bincount and one_hot): floats truncate to ids
         x = math_ops.cast(x, D.int32)
@@ -440,14 +440,15 @@ def _encode(indices, mode, depth, dtype, count_weights=None):
         if x.shape.rank > 1 and x.shape[-1] == 1:
             x = array_ops.squeeze(x, [-1])
         return array_ops.one_hot(x, depth, dtype=dtype)
-    if x.shape.rank > 2:
-        raise ValueError(f"output_mode={mode!r} supports inputs of rank 1 or 2, got shape {x.shape}.")
+    # Keras reduces axis 1 (the last of rank-2 inputs; the second of higher ranks, as its
+    # multi_hot does)
+    axis = 1 if x.shape.rank > 1 else 0
     hot = array_ops.one_hot(x, depth, dtype=dtype)
     if mode == "multi_hot":
-        return reduction_ops.reduce_max(hot, axis=-2)
+        return reduction_ops.reduce_max(hot, axis=axis)
     if count_weights is not None:
         hot = hot * array_ops.expand_dims(math_ops.cast(count_weights, dtype), -1)
-    return reduction_ops.reduce_sum(hot, axis=-2)
+    return reduction_ops.reduce_sum(hot, axis=axis)
 
 
 def _integer_dtype(dtype):

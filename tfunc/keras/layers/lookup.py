@@ -373,6 +373,8 @@ class IndexLookup(PolicyLayer):
             inputs = _to_numpy(inputs)
         x = convert_to_tensor(inputs)
         if self.invert or self.vocabulary_dtype != "string":
+            if x.dtype.is_floating:  # as Keras's IntegerLookup: cast (truncated) to the key dtype
+                return math_ops.cast(x, D.int64)
             if not x.dtype.is_integer:
                 raise ValueError(f"Layer {self.name} expects integer inputs, got dtype {x.dtype.name}.")
             return math_ops.cast(x, D.int64) if x.dtype != D.int64 else x
