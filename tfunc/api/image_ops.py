@@ -18,12 +18,11 @@ from ..eager.dispatch import call
 from ..eager.tensor import Tensor
 from ..ops.image import (
     RESIZE_DTYPES,
+    SIZED,
     adjust_contrast_op,
     draw_bounding_boxes_op,
-    resize_area_op,
-    resize_op,
+    resize_to_op,
     sample_distorted_bounding_box_op,
-    scale_and_translate_op,
     stateless_sample_distorted_bounding_box_op,
 )
 from ..ops.infer import FLOATS, check_dtype
@@ -33,7 +32,7 @@ from . import array_ops
 from . import math_ops as M
 from . import reduction_ops as R
 from .array_composites import reverse, tensordot
-from .array_ops import _required_static_ints, expand_dims, shape_list, squeeze, tile
+from .array_ops import _required_static_ints, _static_ints, expand_dims, shape_list, squeeze, tile
 from .creation_ops import ones_like, zeros_like
 from .debugging_ops import Assert
 from .functional_ops import switch_case
@@ -73,13 +72,18 @@ def _holds_floats(v) -> bool:
     return isinstance(v, float) if dtype is None else D.as_dtype(dtype).is_floating
 
 
-def _size(size) -> tuple:
-    """``size`` checked as TensorFlow checks it: two non-negative integers."""
+def _size(size):
+    """``size`` checked as TensorFlow checks it: two non-negative integers, as a tuple, or as an
+    int32 tensor of 2 elements where they are known only at run time (``tf.shape(y)[1:3]``)."""
     parts = size if isinstance(size, (list, tuple)) else [size]
     if any(_holds_floats(d) for d in parts):
         raise ValueError("'size' must be a 1-D int32 Tensor")
     nested = any(isinstance(d, (list, tuple)) for d in parts) or getattr(size, "ndim", 1) != 1
-    hw = None if nested else _required_static_ints(size, "size", "image.resize")
+    hw = None if nested else _static_ints(size, "size")
+    if hw is None and not nested:
+        t = array_ops.stack(list(size)) if isinstance(size, (list, tuple)) else convert_to_tensor(size)
+        if t.shape.as_list() == [2]:
+            return cast(t, D.int32)
     if hw is None or len(hw) != 2:
         raise ValueError("'size' must be a 1-D Tensor of 2 elements: new_height, new_width")
     for d in hw:
@@ -109,28 +113,38 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
     check_dtype("resize", x, RESIZE_DTYPES, "images")
     if rank == 3:
         x = expand_dims(x, 0)
-    h, w = _size(size)
+    hw = _size(size)
     if preserve_aspect_ratio:
         ih, iw = x.shape[1], x.shape[2]
-        if ih is None or iw is None:
-            raise ValueError("resize with preserve_aspect_ratio needs static image sizes.")
+        if ih is None or iw is None or isinstance(hw, Tensor):
+            raise ValueError("resize with preserve_aspect_ratio needs static image sizes and a static size.")
         f32 = np.float32  # TensorFlow's float32 arithmetic, rounding half to even
-        scale = min(f32(h) / f32(ih), f32(w) / f32(iw))
-        h, w = int(np.round(scale * f32(ih))), int(np.round(scale * f32(iw)))
-    attrs = {"size": (h, w)}
+        scale = min(f32(hw[0]) / f32(ih), f32(hw[1]) / f32(iw))
+        hw = int(np.round(scale * f32(ih))), int(np.round(scale * f32(iw)))
+    out = _resize_call(x, hw, method, antialias)
+    return squeeze(out, axis=[0]) if rank == 3 else out
+
+
+def _resize_call(x, size, method, antialias):
+    """The op that resizes ``x`` with ``method``: the static op for a tuple ``size``, or
+    ``resize_to`` running it for a size tensor known only at run time (``tf.shape(y)[1:3]``)."""
     if method == ResizeMethod.NEAREST_NEIGHBOR:
-        out = call(resize_op, (x,), {**attrs, "method": method})
+        base, attrs = "resize", {"method": method}
     else:
         # TensorFlow's kernels read every dtype as float32 (the gradient then flows through the cast)
         x = cast(x, D.float32)
         if method == ResizeMethod.AREA:
-            out = call(resize_area_op, (x,), attrs)
+            base, attrs = "resize_area", {}
         elif method in _KERNEL_METHODS or antialias:
-            kernel = _ANTIALIAS_KERNELS.get(method, method)
-            out = call(scale_and_translate_op, (x,), {**attrs, "kernel_type": kernel, "antialias": bool(antialias)})
+            base, attrs = (
+                "scale_and_translate",
+                {"kernel_type": _ANTIALIAS_KERNELS.get(method, method), "antialias": bool(antialias)},
+            )
         else:
-            out = call(resize_op, (x,), {**attrs, "method": method})
-    return squeeze(out, axis=[0]) if rank == 3 else out
+            base, attrs = "resize", {"method": method}
+    if isinstance(size, Tensor):
+        return call(resize_to_op, (x, size), {**attrs, "base": base})
+    return call(SIZED[base], (x,), {**attrs, "size": size})
 
 
 def adjust_contrast(images, contrast_factor):

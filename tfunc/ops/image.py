@@ -490,6 +490,107 @@ scale_and_translate_grad_op = register(
 )
 
 
+# --- resizing to a size known only at run time --------------------------------------------------
+# ``tf.image.resize(x, tf.shape(y)[1:3])``: ``resize_to`` takes the size as an int32 tensor input
+# and runs the static op named by its ``base`` attr with it; its gradient op takes the forward
+# size from the shape of the gradient.  Inference leaves the height and width unknown.
+
+SIZED = {"resize": resize_op, "resize_area": resize_area_op, "scale_and_translate": scale_and_translate_op}
+SIZED_GRADS = {"resize": resize_grad_op, "scale_and_translate": scale_and_translate_grad_op}
+
+
+def _run_time_size(size) -> tuple:
+    h, w = (int(v) for v in np.asarray(size).reshape(-1).tolist())
+    return h, w
+
+
+def _resize_to_infer(specs, attrs):
+    x, size = specs
+    base = attrs["base"]
+    check_dtype(base, size, INTS, "size")
+    if size.shape is not None and (len(size.shape) != 1 or size.shape[0] not in (None, 2)):
+        raise InvalidArgumentError(
+            f"{base}: size must be a vector of 2 elements, got shape {format_shape(size.shape)}."
+        )
+    (out,) = SIZED[base].infer([x], {**_base_attrs(attrs), "size": (1, 1)})  # the base op's checks
+    n, _, _, c = out.shape if out.shape is not None else (None,) * 4
+    return (Spec((n, None, None, c), out.dtype),)
+
+
+def _base_attrs(attrs) -> dict:
+    return {k: v for k, v in attrs.items() if k != "base"}
+
+
+def _resize_to_impl(xp, x, size, base, **attrs):
+    op = SIZED[base]
+    hw = _run_time_size(size)
+    op.infer([Spec(x.shape, D.as_dtype(x.dtype))], {**attrs, "size": hw})  # TensorFlow's run-time checks
+    return op.kernel(xp)(xp, x, size=hw, **attrs)
+
+
+def _resize_to_ref(x, size, base, **attrs):
+    return SIZED[base].ref(x, size=_run_time_size(size), **attrs)
+
+
+def _resize_to_samples(rng):
+    out = []
+    # (base "resize_area" runs as well, without a gradient: tests/api check it, not the gradient table)
+    for base, samples in (("resize", _resize_samples), ("scale_and_translate", _scale_and_translate_samples)):
+        for s in samples(rng)[:4]:
+            attrs = {k: v for k, v in s.attrs.items() if k != "size"}
+            out.append(S.Sample((*s.inputs, np.array(s.attrs["size"], np.int32)), {**attrs, "base": base}, base))
+    return out
+
+
+resize_to_op = register(
+    OpDef(
+        name="resize_to",
+        kind="other",
+        infer=_resize_to_infer,
+        impl=_resize_to_impl,
+        ref=_resize_to_ref,
+        samples=_resize_to_samples,
+        host_sync=True,
+    )
+)
+
+
+def _resize_to_grad_infer(specs, attrs):
+    dy, x = specs
+    check_dtype(attrs["base"], dy, FLOATS, "grads")
+    return (Spec(x.shape, dy.dtype),)
+
+
+def _resize_to_grad_impl(xp, dy, x, base, **attrs):
+    return SIZED_GRADS[base].kernel(xp)(xp, dy, x, size=tuple(dy.shape[1:3]), **attrs)
+
+
+def _resize_to_grad_ref(dy, x, base, **attrs):
+    return SIZED_GRADS[base].ref(dy, x, size=tuple(dy.shape[1:3]), **attrs)
+
+
+def _resize_to_grad_samples(rng):
+    out = []
+    for base, forward in (("resize", _resize_samples), ("scale_and_translate", _scale_and_translate_samples)):
+        for s in _grad_samples(forward)(rng)[:3]:
+            attrs = {k: v for k, v in s.attrs.items() if k != "size"}
+            out.append(S.Sample(s.inputs, {**attrs, "base": base}, base))
+    return out
+
+
+resize_to_grad_op = register(
+    OpDef(
+        name="resize_to_grad",
+        kind="other",
+        infer=_resize_to_grad_infer,
+        impl=_resize_to_grad_impl,
+        ref=_resize_to_grad_ref,
+        samples=_resize_to_grad_samples,
+        shape_only_inputs=(1,),
+    )
+)
+
+
 # --- adjust_contrast ---------------------------------------------------------------------------
 
 
