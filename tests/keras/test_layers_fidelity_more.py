@@ -90,3 +90,27 @@ def test_transposed_convolutions_take_sizes_known_only_at_run_time(cls, shape, k
     assert y.shape == expected_shape
     np.testing.assert_allclose(y.sum(), expected_sum, rtol=1e-5)
     np.testing.assert_allclose(model.predict(x, verbose=0), y, atol=1e-5)
+
+
+@pytest.mark.parametrize(
+    "interpolation, expected_sum",
+    [
+        # Keras 3.15 on TF 2.21: UpSampling2D((2, 3)) of RandomState(0).rand(2, 3, 5, 2) in a model on
+        # Input((None, None, 2))
+        ("bilinear", 185.9087677001953),
+        ("nearest", 185.9087677001953),
+        ("bicubic", 186.2465362548828),
+        ("lanczos3", 186.18374633789062),
+        ("lanczos5", 186.0013885498047),
+        ("area", 185.9087677001953),
+    ],
+)
+def test_upsampling2d_every_keras_interpolation_on_run_time_sizes(interpolation, expected_sum):
+    inp = keras.Input((None, None, 2))
+    model = keras.Model(inp, keras.layers.UpSampling2D((2, 3), interpolation=interpolation)(inp))
+    assert model.output.shape == (None, None, None, 2)
+    x = np.random.RandomState(0).rand(2, 3, 5, 2).astype("float32")
+    y = model(x).numpy()
+    assert y.shape == (2, 6, 15, 2)
+    np.testing.assert_allclose(y.sum(), expected_sum, rtol=1e-6)
+    np.testing.assert_array_equal(model.predict(x, verbose=0), y)

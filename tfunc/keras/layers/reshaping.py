@@ -322,17 +322,21 @@ class UpSampling1D(_UpSampling):
         self.data_format = "channels_last"
 
 
+_UPSAMPLING_INTERPOLATIONS = ("bilinear", "nearest", "bicubic", "lanczos3", "lanczos5", "area")
+
+
 class UpSampling2D(_UpSampling):
     """Repeats the rows and columns of images ``size`` times (``interpolation='nearest'``), or
-    resizes them to that size bilinearly (``'bilinear'``, ``tf.image.resize``'s half-pixel
-    centres), as Keras's ``UpSampling2D``."""
+    resizes them to that size with ``tf.image.resize``'s method of that name (half-pixel
+    centres), as Keras's ``UpSampling2D``; the height and width may be known only at run time."""
 
     def __init__(self, size=(2, 2), data_format=None, interpolation="nearest", **kwargs):
         super().__init__(**kwargs)
         interpolation = str(interpolation).lower()
-        if interpolation not in ("nearest", "bilinear"):
+        if interpolation not in _UPSAMPLING_INTERPOLATIONS:
             raise ValueError(
-                f"tfunc.keras UpSampling2D supports interpolation 'nearest' and 'bilinear', got {interpolation!r}."
+                f"`interpolation` argument should be one of: {list(_UPSAMPLING_INTERPOLATIONS)}. "
+                f"Received: interpolation={interpolation!r}"
             )
         self.size = _pair(size, "size")
         self._tfunc_size = self.size
@@ -347,11 +351,9 @@ class UpSampling2D(_UpSampling):
         if self.data_format == "channels_first":  # resized as NHWC, as Keras does
             x = array_ops.transpose(x, [0, 2, 3, 1])
         _, h, w, _ = x.shape.as_list()
-        if None in (h, w):
-            raise ValueError(
-                f"UpSampling2D {self.name!r} with 'bilinear' needs a static height and width, got {x.shape}."
-            )
-        out = image_ops.resize(x, [h * self.size[0], w * self.size[1]], method="bilinear")
+        shape = array_ops.shape(x) if None in (h, w) else None  # sizes known only at run time
+        size = [(shape[1 + i] if n is None else n) * f for i, (n, f) in enumerate(zip((h, w), self.size))]
+        out = image_ops.resize(x, size, method=self.interpolation)
         out = math_ops.cast(out, x.dtype) if out.dtype is not x.dtype else out
         return array_ops.transpose(out, [0, 3, 1, 2]) if self.data_format == "channels_first" else out
 
