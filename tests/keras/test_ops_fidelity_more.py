@@ -274,3 +274,60 @@ def test_qr_of_float16():
         assert q.dtype.name == r.dtype.name == "float16"
         np.testing.assert_allclose(q.numpy(), [[-0.5996, -0.7998], [-0.7998, 0.6001]], atol=1e-3)
         np.testing.assert_allclose(r.numpy(), [[-5.0, -2.1992], [0.0, 0.4004]], atol=1e-3)
+
+
+NORM_M = np.array([[1.0, -2.0, 0.5], [3.0, 4.0, -1.0], [0.0, 1.0, 2.0]], "float32")
+
+
+@pytest.mark.parametrize(
+    "x,ord,axis,expected",
+    [
+        # TF 2.21 / Keras 3.15 (tfunc: ValueError "ord must be positive")
+        (np.array([1.0, 2.0, 4.0], "float32"), -1, None, 0.5714),
+        (np.array([1.0, 2.0, 4.0], "float32"), -2, None, 0.8729),
+        (np.array([1.0, 2.0, 4.0], "float32"), -0.5, None, 0.2053),
+        (NORM_M, -1, 1, [0.2857, 0.6316, 0.0]),
+        (NORM_M, -1, (0, 1), 3.5),
+        (NORM_M, -2, (0, 1), 1.9161),
+        (NORM_M, -2, None, 1.9161),
+        (NORM_M, -np.inf, (0, 1), 3.0),
+    ],
+)
+def test_norm_of_negative_order(x, ord, axis, expected):
+    for got in _both(lambda: ops.norm(x, ord=ord, axis=axis)):
+        np.testing.assert_allclose(got.numpy(), expected, atol=1e-4)
+
+
+@pytest.mark.parametrize(
+    "ord,axis,shape", [(-1, (1, 2), (2, 1, 1)), (-np.inf, (2, 0), (1, 3, 1)), (-2, (0, 1), (1, 1, 4))]
+)
+def test_norm_of_negative_order_keeps_dims(ord, axis, shape):
+    # TF 2.21 / Keras 3.15 give these shapes, with NumPy's values
+    x = np.arange(24, dtype="float32").reshape(2, 3, 4) - 7
+    got = ops.norm(x, ord=ord, axis=axis, keepdims=True)
+    assert tuple(got.shape) == shape
+    np.testing.assert_allclose(np.squeeze(got.numpy()), np.linalg.norm(x, ord=ord, axis=axis), rtol=1e-5)
+
+
+# --- bad inputs ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("op,name", [(ops.max, "max"), (ops.amax, "max"), (ops.min, "min"), (ops.amin, "min")])
+def test_reductions_of_an_empty_tensor_raise_eagerly(op, name):
+    # TF 2.21 / Keras 3.15: InvalidArgumentError "Cannot compute the max of an empty tensor." (tfunc gave -inf)
+    for x in (np.zeros((0, 3), "float32"), np.zeros((0, 3), "int32")):
+        with pytest.raises(tf.errors.InvalidArgumentError, match=f"Cannot compute the {name} of an empty tensor"):
+            op(x, axis=0)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        op(np.zeros((0, 3), "float32"), axis=1)  # even when the result is empty
+    np.testing.assert_array_equal(op(np.zeros((0, 3), "float32"), axis=0, initial=1.0).numpy(), [1.0] * 3)
+    traced = tf.function(lambda: ops.max(np.zeros((0, 3), "float32"), axis=0))()  # traced: TF gives -inf
+    np.testing.assert_array_equal(traced.numpy(), [-np.inf] * 3)
+
+
+def test_stack_and_concatenate_of_nothing():
+    # TF 2.21: stack([]) is float32 shape (0,); concatenate([]) an error (tfunc: frozenset.intersection TypeError)
+    got = ops.stack([])
+    assert got.dtype.name == "float32" and tuple(got.shape) == (0,)
+    with pytest.raises(ValueError, match="at least one tensor"):
+        ops.concatenate([])

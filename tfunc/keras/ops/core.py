@@ -382,6 +382,8 @@ def norm(x, ord=None, axis=None, keepdims=False):
         return reduction_ops.reduce_sum(math_ops.cast(math_ops.not_equal(x, 0), x.dtype), axis=axis, keepdims=keepdims)
     if vector and ord == -float("inf"):
         return reduction_ops.reduce_min(math_ops.abs(x), axis=axis, keepdims=keepdims)
+    if isinstance(ord, (int, float)) and ord < 0:
+        return _negative_norm(x, ord, axis, keepdims, vector)
     if ord == "nuc":  # the sum of the singular values of the last two axes (or those named)
         if axis is not None:
             x = _numpy.moveaxis(x, list(axis), [-2, -1])
@@ -389,6 +391,26 @@ def norm(x, ord=None, axis=None, keepdims=False):
         out = reduction_ops.reduce_sum(s, axis=-1)
         return array_ops.expand_dims(array_ops.expand_dims(out, -1), -1) if keepdims else out
     return linalg_ops.norm(x, ord=ord, axis=axis, keepdims=keepdims)
+
+
+def _negative_norm(x, ord, axis, keepdims, vector):
+    """NumPy's (and Keras's) norms of negative ``ord``, which tf.linalg.norm refuses: of a
+    vector ``sum(|x|**ord) ** (1/ord)``; of a matrix the smallest column sum (-1), row sum
+    (-inf) or singular value (-2)."""
+    a = math_ops.abs(x)
+    if vector:
+        return reduction_ops.reduce_sum(a**ord, axis=axis, keepdims=keepdims) ** (1.0 / ord)
+    rows, cols = [d % x.shape.rank for d in (axis if axis is not None else (-2, -1))]
+    if ord == -2:
+        s = linalg_ops.svd(_numpy.moveaxis(x, [rows, cols], [-2, -1]), compute_uv=False)
+        out = reduction_ops.reduce_min(s, axis=-1)
+        return _numpy.expand_dims(out, sorted((rows, cols))) if keepdims else out
+    if ord not in (-1, -float("inf")):
+        raise ValueError(f"Invalid `ord` argument for matrix norm. Received: ord={ord}")
+    summed, smallest = (rows, cols) if ord == -1 else (cols, rows)
+    out = reduction_ops.reduce_sum(a, axis=summed, keepdims=True)
+    out = reduction_ops.reduce_min(out, axis=smallest, keepdims=True)
+    return out if keepdims else array_ops.squeeze(out, [rows, cols])
 
 
 def slogdet(x):

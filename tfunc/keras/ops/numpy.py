@@ -17,6 +17,7 @@ import numpy as np
 from ...api import (
     array_composites,
     array_ops,
+    context_ops,
     creation_ops,
     indexing_ops,
     linalg_ops,
@@ -27,6 +28,7 @@ from ...api import (
     sort_ops,
 )
 from ...core import dtypes as D
+from ...core.errors import InvalidArgumentError
 from ...eager.convert import convert_to_tensor as _convert
 from ...eager.tensor import Tensor
 from ..keras_tensor import in_symbolic_call
@@ -578,9 +580,12 @@ def mean(x, axis=None, keepdims=False):
     return out if t.dtype not in (D.float16, D.bfloat16) else math_ops.cast(out, t.dtype)
 
 
-def _reduce(fn, of_bools):
+def _reduce(fn, of_bools, name):
     def op(x, axis=None, keepdims=False, initial=None):
         t = convert_to_tensor(x)
+        if initial is None and context_ops.executing_eagerly() and t.shape.num_elements() == 0:
+            # Keras's TensorFlow backend refuses an empty input eagerly (traced, TF's identity)
+            raise InvalidArgumentError(f"Cannot compute the {name} of an empty tensor.")
         out = (of_bools if t.dtype.is_bool else fn)(t, axis=_axis(axis), keepdims=keepdims)
         if initial is not None:
             out = (math_ops.maximum if fn is reduction_ops.reduce_max else math_ops.minimum)(
@@ -591,8 +596,8 @@ def _reduce(fn, of_bools):
     return op
 
 
-max = amax = _reduce(reduction_ops.reduce_max, reduction_ops.reduce_any)  # of bools: any, all
-min = amin = _reduce(reduction_ops.reduce_min, reduction_ops.reduce_all)
+max = amax = _reduce(reduction_ops.reduce_max, reduction_ops.reduce_any, "max")  # of bools: any, all
+min = amin = _reduce(reduction_ops.reduce_min, reduction_ops.reduce_all, "min")
 
 
 def all(x, axis=None, keepdims=False):
@@ -791,6 +796,8 @@ def ravel(x):
 
 
 def concatenate(xs, axis=0):
+    if not xs:
+        raise ValueError("concatenate needs at least one tensor; got an empty sequence.")
     dtype = result_type(*xs)
     if axis is None:
         return array_ops.concat([array_ops.reshape(_t(x, dtype), [-1]) for x in xs], 0)
@@ -803,6 +810,9 @@ def append(x1, x2, axis=None):
 
 
 def stack(x, axis=0):
+    """The tensors of ``x`` stacked along a new ``axis``; of none, an empty float32 vector (as Keras)."""
+    if not x:
+        return creation_ops.zeros([0], D.float32)
     dtype = result_type(*x)
     return array_ops.stack([_t(v, dtype) for v in x], axis=axis)
 
