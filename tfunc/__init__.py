@@ -80,7 +80,7 @@ from .api.clip_ops import clip_by_global_norm, clip_by_norm, clip_by_value
 from .api.context_ops import control_dependencies, executing_eagerly, group, name_scope, no_op
 from .api.control_flow_ops import cond, while_loop
 from .api.creation_ops import eye, fill, linspace, ones, ones_like, range, zeros, zeros_like
-from .api.custom_gradient import custom_gradient
+from .api.custom_gradient import custom_gradient, grad_pass_through
 from .api.debugging_ops import (
     Assert,
     assert_equal,
@@ -175,6 +175,7 @@ from .api.slicing import strided_slice
 from .api.sort_ops import argsort, searchsorted, sort, unique
 from .api.tensor_array import TensorArray
 from .api.variables import Variable, VariableAggregation, VariableSynchronization
+from .autodiff.graph_gradients import AggregationMethod, gradients, hessians
 from .autodiff.recompute import recompute_grad
 from .autodiff.tape import GradientTape, UnconnectedGradients
 from .core.context import init_scope
@@ -444,6 +445,10 @@ __all__ = [
     "Module",
     "GradientTape",
     "custom_gradient",
+    "grad_pass_through",
+    "gradients",
+    "hessians",
+    "AggregationMethod",
     "recompute_grad",
     "UnconnectedGradients",
     "init_scope",

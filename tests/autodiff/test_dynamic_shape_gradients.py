@@ -97,7 +97,7 @@ def test_jacobian_of_a_target_whose_size_is_known_only_at_run_time():
 
     @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
     def jac(x):
-        with tf.GradientTape() as tape:
+        with tf.GradientTape(persistent=True) as tape:  # two jacobians: TF needs persistent
             tape.watch(x)
             y = tf.matmul(x * x, w)
         jx, jw, none = tape.jacobian(y, [x, w, tf.constant(1.0)])
