@@ -331,3 +331,23 @@ def test_stack_and_concatenate_of_nothing():
     assert got.dtype.name == "float32" and tuple(got.shape) == (0,)
     with pytest.raises(ValueError, match="at least one tensor"):
         ops.concatenate([])
+
+
+@pytest.mark.parametrize(
+    "padding, output_padding, shape, expected_sum",
+    [  # Keras 3.15 on TF 2.21, traced with unknown spatial sizes
+        ("same", None, (2, 10, 8, 6), 1332.003662109375),
+        ("valid", None, (2, 11, 9, 6), 1556.162109375),
+        ("valid", 1, (2, 12, 10, 6), 1556.162109375),
+    ],
+)
+def test_conv_transpose_with_spatial_sizes_known_only_at_run_time(padding, output_padding, shape, expected_sum):
+    x = np.random.RandomState(0).rand(2, 5, 4, 3).astype("float32")
+    k = np.random.RandomState(1).rand(3, 3, 6, 3).astype("float32")
+    f = tf.function(
+        lambda a: keras.ops.conv_transpose(a, k, strides=2, padding=padding, output_padding=output_padding),
+        input_signature=[tf.TensorSpec([None, None, None, 3])],
+    )
+    y = f(x)
+    assert y.shape == shape
+    np.testing.assert_allclose(float(tf.reduce_sum(y)), expected_sum, rtol=1e-6)

@@ -676,8 +676,10 @@ def conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=No
 
     def run(v):
         shape = array_ops.shape(v)
+        # a length known only at run time (unknown spatial sizes) enters the output shape as a tensor
+        lengths = [shape[1 + i] if v.shape[1 + i] is None else int(v.shape[1 + i]) for i in range(n)]
         spatial = [
-            _transposed_length(int(v.shape[1 + i]), int(k.shape[i]), strides_[i], padding, pads[i], dilations[i])
+            _transposed_length(lengths[i], int(k.shape[i]), strides_[i], padding, pads[i], dilations[i])
             for i in range(n)
         ]
         output_shape = array_ops.stack([shape[0], *spatial, int(k.shape[-2])])
