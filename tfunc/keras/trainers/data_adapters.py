@@ -16,6 +16,8 @@ as Keras does), or one pass over the data.
 
 from __future__ import annotations
 
+import collections
+import concurrent.futures
 import itertools
 import math
 import random
@@ -318,14 +320,39 @@ class PyDatasetAdapter(DataAdapter):
             indices = list(range(self.num_batches))
             if self._shuffle:  # also "batch", as Keras
                 random.shuffle(indices)
-        for i in indices:
-            yield self.standardize(self.py_dataset[i])
+        for batch in self._batches(indices):
+            yield self.standardize(batch)
+
+    def _batches(self, indices):
+        """``py_dataset[i]`` for each index in order: read here, or by the dataset's worker
+        threads when it asks for several workers (or for multiprocessing)."""
+        ds = self.py_dataset
+        if ds.workers > 1 or ds.use_multiprocessing:
+            return _fetch_in_threads(ds.__getitem__, indices, max(ds.workers, 1), max(ds.max_queue_size, 1))
+        return (ds[i] for i in indices)
 
     def on_epoch_begin(self):
         self.py_dataset.on_epoch_begin()
 
     def on_epoch_end(self):
         self.py_dataset.on_epoch_end()
+
+
+def _fetch_in_threads(get, indices, workers, window):
+    """``get(i)`` for each of ``indices``, in their order, computed by ``workers`` threads that
+    keep at most ``window`` batches in flight (Keras's ``max_queue_size``). A pass left unread
+    (``steps_per_epoch`` below the length, an endless dataset) cancels the batches not started."""
+    pool = concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix="py_dataset_worker")
+    try:
+        indices = iter(indices)
+        pending = collections.deque(pool.submit(get, i) for i in itertools.islice(indices, window))
+        while pending:
+            batch = pending.popleft().result()
+            for i in itertools.islice(indices, 1):
+                pending.append(pool.submit(get, i))
+            yield batch
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def get_data_adapter(x, y=None, sample_weight=None, batch_size=None, steps=None, shuffle=False, class_weight=None):

@@ -13,16 +13,14 @@ __all__ = ["PyDataset", "Sequence"]
 class PyDataset:
     """A subclass defines ``__getitem__(index)`` (one batch: ``x``, ``(x, y)`` or ``(x, y,
     sample_weight)``) and ``__len__`` (the number of batches) or a ``num_batches`` property (None:
-    endless), and may define ``on_epoch_begin``/``on_epoch_end``. Batches are produced in the
-    calling thread: ``workers > 1`` and ``use_multiprocessing`` are refused."""
+    endless), and may define ``on_epoch_begin``/``on_epoch_end``.
+
+    With ``workers > 1`` up to ``max_queue_size`` batches are loaded ahead by that many threads
+    and handed on in index order, so training sees the same batches as with one worker.
+    ``use_multiprocessing=True`` runs the workers as threads too (tfunc has no worker processes):
+    the results are Keras's for a ``__getitem__`` whose effects stay inside the batch it returns."""
 
     def __init__(self, workers=1, use_multiprocessing=False, max_queue_size=10):
-        if workers > 1 or use_multiprocessing:
-            raise ValueError(
-                "tfunc.keras.utils.PyDataset loads batches in the calling thread: workers > 1 and "
-                f"use_multiprocessing=True are not supported (got workers={workers}, "
-                f"use_multiprocessing={use_multiprocessing})."
-            )
         self._workers = workers
         self._use_multiprocessing = use_multiprocessing
         self._max_queue_size = max_queue_size
