@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import tfunc as tf
-from tfunc.api.context_ops import get_current_name_scope
+from tfunc.api.context_ops import get_current_name_scope, tuple_
 from tfunc.eager.convert import convert_to_tensor_v2
 from tfunc.tracing.symbolic import get_static_value
 
@@ -234,3 +234,56 @@ def test_variable_count_up_to():
     assert int(c) == 2
     with pytest.raises(tf.errors.InvalidArgumentError):
         tf.Variable(0.0).count_up_to(2)
+
+
+# --- Python conversions, None, specs, tf.tuple --------------------------------------------
+
+
+def test_python_number_conversions_need_a_0d_tensor():
+    # TF 2.21: int/float of shape (1,) and [..][t] with t of shape (1,) raise TypeError;
+    # bool of an empty tensor is False, of [1] True
+    with pytest.raises(TypeError, match="0-dimensional"):
+        int(tf.constant([2]))
+    with pytest.raises(TypeError, match="0-dimensional"):
+        float(tf.constant([2.0]))
+    with pytest.raises(TypeError, match="0-dimensional"):
+        [10, 20, 30][tf.constant([1])]
+    assert [10, 20, 30][tf.constant(1)] == 20
+    assert bool(tf.constant([])) is False
+    assert bool(tf.constant([1])) is True
+
+
+def test_none_is_a_value_error():
+    # TF 2.21: ValueError "Attempt to convert a value (None) with an unsupported type ..."
+    for convert in (lambda: tf.convert_to_tensor(None), lambda: tf.constant(1) + None, lambda: tf.constant(1) < None):
+        with pytest.raises(ValueError, match=r"Attempt to convert a value \(None\)"):
+            convert()
+
+
+def test_tensor_spec_takes_tensors_only():
+    # TF 2.21: is_compatible_with gives False for a NumPy array and a variable; from_tensor of
+    # either raises ValueError
+    spec = tf.TensorSpec([2], tf.float32)
+    assert spec.is_compatible_with(tf.constant([1.0, 2.0]))
+    assert not spec.is_compatible_with(np.zeros(2, np.float32))
+    assert not tf.TensorSpec([], tf.float32).is_compatible_with(tf.Variable(1.0))
+    for value in (tf.Variable(1.0), np.zeros(2)):
+        with pytest.raises(ValueError, match="should be a tf.Tensor"):
+            tf.TensorSpec.from_tensor(value)
+
+
+def test_tensor_spec_common_supertype_keeps_names():
+    # TF 2.21: None for different names; TensorSpec((None,), float32, 'a') for the same name;
+    # most_specific_compatible_type of unnamed specs is TensorSpec((None,), float32, None)
+    a, b = tf.TensorSpec([2], name="a"), tf.TensorSpec([3], name="b")
+    assert a.most_specific_common_supertype([b]) is None
+    assert a.most_specific_common_supertype([tf.TensorSpec([3], name="a")]) == tf.TensorSpec([None], name="a")
+    assert tf.TensorSpec([2]).most_specific_compatible_type(tf.TensorSpec([3])) == tf.TensorSpec([None])
+
+
+def test_tuple_returns_the_tensors():
+    # TF 2.21: [1, 2.0], the tensors themselves, eagerly and in tf.function
+    out = tuple_([tf.constant(1), tf.constant(2.0)])
+    assert [t.numpy().tolist() for t in out] == [1, 2.0]
+    traced = tf.function(lambda: tuple_([tf.constant(1), None]))()
+    assert int(traced[0]) == 1 and traced[1] is None

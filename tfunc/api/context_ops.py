@@ -19,6 +19,7 @@ __all__ = [
     "group",
     "name_scope",
     "no_op",
+    "tuple_",
 ]
 
 _VALID = re.compile(r"^[A-Za-z0-9_.\-/>]*$")
@@ -96,6 +97,13 @@ def control_dependencies(control_inputs):
 def no_op(name=None):
     """Does nothing (TensorFlow's placeholder for a control dependency)."""
     return None
+
+
+def tuple_(tensors, control_inputs=None, name=None):
+    """``tf.tuple``: the tensors (None entries kept), each available only once all of them
+    (and ``control_inputs``) have been computed; eagerly they all have been."""
+    _keep([t for t in [*tensors, *(control_inputs or ())] if t is not None])
+    return list(tensors)
 
 
 def group(*inputs, name=None):

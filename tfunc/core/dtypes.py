@@ -344,6 +344,8 @@ def infer_dtype(value) -> DType:
         return int32
     if isinstance(value, float):
         return float32
+    if value is None:  # TensorFlow's error type for None (``x + None``, ``convert_to_tensor(None)``)
+        raise ValueError("Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a Tensor.")
     raise TypeError(f"Cannot infer a tensor dtype from {value!r} of type {t.__name__}.")
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
+
 from . import dtypes as _dtypes
 from .context import ctx
 from .shapes import (
@@ -38,6 +40,18 @@ class Spec(NamedTuple):
         return None if self.shape is None else len(self.shape)
 
 
+def _is_plain_tensor(value) -> bool:
+    """Whether ``value`` is a tensor (eager or symbolic) rather than a variable, an array or
+    another tensor-like value: one with a shape and dtype but neither NumPy's array type nor
+    the ``_tfunc_tensor_like`` marker of variables and IndexedSlices."""
+    return (
+        hasattr(value, "dtype")
+        and hasattr(value, "shape")
+        and not isinstance(value, (np.ndarray, np.generic))
+        and not getattr(type(value), "_tfunc_tensor_like", False)
+    )
+
+
 class TensorSpec:
     """Describes a tensor: ``TensorSpec(shape=None, dtype=tf.float32, name=None)``."""
 
@@ -56,6 +70,9 @@ class TensorSpec:
 
     @classmethod
     def from_tensor(cls, tensor, name=None) -> "TensorSpec":
+        """The spec of a tensor (a variable or NumPy array is refused, as in TensorFlow)."""
+        if not _is_plain_tensor(tensor):
+            raise ValueError(f"`tensor` should be a tf.Tensor, but got type {type(tensor)}.")
         n = name
         if n is None:
             n = getattr(tensor, "_spec_name", None)
@@ -78,9 +95,12 @@ class TensorSpec:
         return Spec(self._shape, self._dtype)
 
     def is_compatible_with(self, other) -> bool:
-        """True if ``other`` (a spec or tensor) has this dtype and a compatible shape."""
+        """True if ``other`` (a spec or tensor) has this dtype and a compatible shape; False for
+        anything else (a variable, a NumPy array), as in TensorFlow."""
         if isinstance(other, TensorSpec):
             return other._dtype is self._dtype and shapes_compatible(self._shape, other._shape)
+        if not _is_plain_tensor(other):
+            return False
         dt = getattr(other, "dtype", None)
         sh = getattr(other, "shape", None)
         if dt is None or sh is None:
@@ -92,12 +112,22 @@ class TensorSpec:
         return type(other) is TensorSpec and other._dtype is self._dtype and shape_is_subtype(self._shape, other._shape)
 
     def most_specific_common_supertype(self, others):
+        """The spec every one of ``self`` and ``others`` fits (dims that differ unknown), or None
+        when a dtype or a name differs, as TensorFlow's."""
         shape = self._shape
         for o in others:
-            if type(o) is not TensorSpec or o._dtype is not self._dtype:
+            if type(o) is not TensorSpec or o._dtype is not self._dtype or o._name != self._name:
                 return None
             shape = shape_common_supertype(shape, o._shape)
-        return TensorSpec(shape, self._dtype)
+        return TensorSpec(shape, self._dtype, self._name)
+
+    def most_specific_compatible_type(self, other) -> "TensorSpec":
+        """TensorFlow's older spelling of :meth:`most_specific_common_supertype` for one other
+        spec; ValueError when there is none."""
+        common = self.most_specific_common_supertype([other])
+        if common is None:
+            raise ValueError(f"No TypeSpec is compatible with both {self} and {other}")
+        return common
 
     def placeholder_value(self, placeholder_context=None):
         """A placeholder of this spec in the graph being traced."""

@@ -191,18 +191,25 @@ class EagerTensor(Tensor):
         return v.__dlpack_device__()
 
     def _scalar(self, what: str):
-        if self._value.size != 1:
-            raise TypeError(f"only single-element tensors can be converted to Python {what}; got shape {self.shape}")
+        """The value of a 0-d tensor as a NumPy scalar; TypeError for any other shape (a
+        one-element vector too, as TensorFlow's NumPy conversion)."""
+        if self._value.ndim != 0:
+            raise TypeError(
+                f"only 0-dimensional tensors can be converted to Python {what}, not single-element ones of "
+                f"higher rank; got shape {self.shape}"
+            )
         return np.asarray(self.numpy()).reshape(())[()]
 
     def __bool__(self) -> bool:
+        """As a NumPy array's truth value, which TensorFlow uses: an empty tensor is False, a
+        one-element one its element, more than one element ambiguous (ValueError)."""
         v = self._value
-        if v.ndim != 0 and v.size != 1:
+        if v.size > 1:
             raise ValueError(
                 "The truth value of a tensor with more than one element is "
                 f"ambiguous (shape {self.shape}); use tfunc.reduce_any or tfunc.reduce_all."
             )
-        return bool(self._scalar("bool"))
+        return v.size == 1 and bool(np.asarray(self.numpy()).reshape(())[()])
 
     def __int__(self) -> int:
         return int(self._scalar("int"))
