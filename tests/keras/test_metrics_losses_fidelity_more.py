@@ -146,3 +146,26 @@ def test_an_empty_batch_gives_an_empty_loss(cls, reduction):
     assert out.shape == (0,)
     # TF 2.21 still reduces (0, 2) per-timestep losses to 0.0.
     assert float(cls(reduction=reduction)(np.zeros((0, 2, 3), "float32"), np.zeros((0, 2, 3), "float32"))) == 0.0
+
+
+class ScaledMean(metrics.Mean):
+    """A custom metric with one config entry of its own."""
+
+    def __init__(self, scale=1.0, **kwargs):
+        super().__init__(**kwargs)
+        self.scale = scale
+
+    def get_config(self):
+        return dict(super().get_config(), scale=self.scale)
+
+
+def test_deserialize_takes_custom_objects_and_serialize_writes_keras_3_configs():
+    # TF 2.21 returns the custom metric (tfunc raised TypeError on custom_objects).
+    config = {"class_name": "ScaledMean", "config": {"scale": 2.0, "name": "x"}}
+    m = metrics.deserialize(config, custom_objects={"ScaledMean": ScaledMean})
+    assert type(m) is ScaledMean and m.name == "x" and m.scale == 2.0
+    # TF 2.21 writes module, class_name, config and registered_name.
+    written = metrics.serialize(metrics.AUC(name="a"))
+    assert (written["module"], written["class_name"], written["registered_name"]) == ("keras.metrics", "AUC", None)
+    assert type(metrics.deserialize(written)) is metrics.AUC
+    assert type(metrics.deserialize("mse")) is metrics.MeanSquaredError

@@ -40,6 +40,7 @@ from ..eager.convert import convert_to_tensor
 from . import backend as _backend
 from . import initializers as _initializers
 from . import losses as _losses
+from . import serialization
 from .dtypes import keras_dtype
 from .layers.base import _to_snake_case, get_keras_mask, unique_layer_name
 
@@ -1848,13 +1849,17 @@ def get(identifier):
 
 
 def serialize(metric) -> dict:
-    """``{"class_name": ..., "config": ...}`` of a Metric."""
-    return {"class_name": type(metric).__name__, "config": metric.get_config()}
+    """The metric's config as Keras 3 writes it: ``{"module", "class_name", "config",
+    "registered_name"}``."""
+    return serialization.serialize_keras_object(metric)
 
 
-def deserialize(config):
-    """A Metric from :func:`serialize`'s output."""
-    cls = _BY_CLASS_NAME.get(config.get("class_name"))
-    if cls is None:
-        raise ValueError(f"Could not interpret metric identifier: {config!r}")
-    return cls.from_config(config.get("config", {}))
+def deserialize(config, custom_objects=None):
+    """The Metric :func:`serialize` (or Keras 3) describes; a plain ``{"class_name", "config"}``
+    naming a built-in metric, or a name, is looked up among the built-in metrics, and a custom
+    class is found by registration or in ``custom_objects``, as Keras does."""
+    if isinstance(config, str):
+        return get(config)
+    if isinstance(config, dict) and "module" not in config and config.get("class_name") in _BY_CLASS_NAME:
+        config = dict(config, module="keras.metrics")
+    return serialization.deserialize_keras_object(config, custom_objects=custom_objects)
