@@ -35,6 +35,7 @@ from ..data import AUTOTUNE, Dataset
 from ..eager.convert import convert_to_tensor
 from ..eager.tensor import Tensor
 from .backend import clear_session, floatx, standardize_dtype
+from .image_utils import array_to_img, load_img, save_img
 from .keras_tensor import is_keras_tensor
 from .losses import EPSILON as _EPSILON
 from .losses import _l2_normalize
@@ -50,8 +51,14 @@ from .serialization import (
 )
 from .trainers.data_adapters import pack_x_y_sample_weight, unpack_x_y_sample_weight
 from .trainers.py_dataset import PyDataset, Sequence
+from .utils_dataset import image_dataset_from_directory, text_dataset_from_directory
 
 __all__ = [
+    "array_to_img",
+    "load_img",
+    "save_img",
+    "image_dataset_from_directory",
+    "text_dataset_from_directory",
     "set_random_seed",
     "to_categorical",
     "normalize",
