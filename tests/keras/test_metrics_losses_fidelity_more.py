@@ -169,3 +169,12 @@ def test_deserialize_takes_custom_objects_and_serialize_writes_keras_3_configs()
     assert (written["module"], written["class_name"], written["registered_name"]) == ("keras.metrics", "AUC", None)
     assert type(metrics.deserialize(written)) is metrics.AUC
     assert type(metrics.deserialize("mse")) is metrics.MeanSquaredError
+
+
+def test_sparse_categorical_crossentropy_takes_axis():
+    y, p = np.array([0, 2, 1]), np.array([[0.7, 0.2, 0.1], [0.1, 0.3, 0.6], [0.3, 0.4, 0.3]], "float32")
+    # TF 2.21 gives 0.5945971 for axis=1 (the last axis) and 2.6543049 summed, axis 4th positionally.
+    loss = losses.SparseCategoricalCrossentropy(axis=1)
+    np.testing.assert_allclose(float(loss(y, p)), 0.5945971, rtol=1e-6)
+    np.testing.assert_allclose(float(losses.SparseCategoricalCrossentropy(True, None, "sum", 1)(y, p)), 2.6543049)
+    assert "axis" not in loss.get_config()  # as TF 2.21's config

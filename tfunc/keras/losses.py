@@ -699,12 +699,24 @@ class SparseCategoricalCrossentropy(_FunctionLoss):
         from_logits=False,
         ignore_class=None,
         reduction=Reduction.AUTO,
+        axis=-1,
         name="sparse_categorical_crossentropy",
         dtype=None,
     ):
         super().__init__(
-            reduction=reduction, name=name, dtype=dtype, from_logits=bool(from_logits), ignore_class=ignore_class
+            reduction=reduction,
+            name=name,
+            dtype=dtype,
+            from_logits=bool(from_logits),
+            ignore_class=ignore_class,
+            axis=axis,
         )
+
+    def get_config(self):
+        """As Keras 3's: ``axis`` (the last axis, the only one supported) is not written."""
+        config = super().get_config()
+        del config["axis"]
+        return config
 
 
 class BinaryCrossentropy(_FunctionLoss):
