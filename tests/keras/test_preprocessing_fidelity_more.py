@@ -203,3 +203,19 @@ def test_to_categorical_counts_negative_labels_from_the_end_as_keras():
     np.testing.assert_array_equal(tf.keras.utils.to_categorical([0, -1], 3), [[1, 0, 0], [0, 0, 1]])
     with pytest.raises(ValueError, match="class labels must be in"):
         tf.keras.utils.to_categorical([0, -4], 3)
+
+
+def test_tf_idf_lookups_expose_keras_idf_weights():
+    layer = L.StringLookup(output_mode="tf_idf")
+    layer.adapt(np.array([["a", "b"], ["a", "c"], ["a", "a"]]))
+    # TF 2.21: the OOV weight (their mean) then the tokens' (a, b, c)
+    np.testing.assert_allclose(layer.idf_weights.numpy(), [0.7974, 0.55962, 0.91629, 0.91629], rtol=1e-4)
+    given = L.StringLookup(output_mode="tf_idf", vocabulary=["x", "y"], idf_weights=[0.5, 0.25])
+    np.testing.assert_allclose(given.idf_weights.numpy(), [0.375, 0.5, 0.25])
+    masked = L.IntegerLookup(output_mode="tf_idf", num_oov_indices=2, mask_token=0)
+    masked.adapt(np.array([[1, 2], [1, 3]]))
+    np.testing.assert_allclose(masked.idf_weights.numpy(), [0.63237, 0.63237, 0.51083, 0.69315, 0.69315], rtol=1e-4)
+    assert layer.weights == []  # (not a weight, as Keras's)
+    assert not hasattr(L.StringLookup(), "idf_weights") and not hasattr(
+        L.StringLookup(output_mode="tf_idf"), "idf_weights"
+    )

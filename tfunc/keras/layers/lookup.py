@@ -224,6 +224,14 @@ class IndexLookup(PolicyLayer):
         """The size of the vocabulary, with the mask and OOV indices."""
         return len(self._tfunc_tokens) + self._token_start_index()
 
+    @property
+    def idf_weights(self):
+        """Keras's ``idf_weights`` (a float32 vector, one weight per output index): only in
+        'tf_idf' mode, once adapted or given; otherwise, as in Keras, there is no such attribute."""
+        if self.output_mode != "tf_idf" or self._tfunc_idf is None:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute 'idf_weights'")
+        return convert_to_tensor(self._tfunc_idf)
+
     def get_vocabulary(self, include_special_tokens=True) -> list:
         """The vocabulary, indexed as the layer's outputs (without the mask and OOV tokens when
         ``include_special_tokens`` is False)."""
