@@ -68,3 +68,31 @@ def test_endless_py_dataset_with_workers_reads_on_across_epochs():
     history = _model().fit(Batches(endless=True, workers=2), epochs=3, steps_per_epoch=3, verbose=0)
     losses = history.history["loss"]
     np.testing.assert_allclose(losses, [1.07951, 0.29668, 0.20315], rtol=1e-4)
+
+
+def test_pack_x_y_sample_weight_returns_a_lone_x_itself():
+    x = np.ones(3)
+    # TF 2.21: x itself for an array or a dict; (x,) for a tuple or list x, so it is not (x, y).
+    assert keras.utils.pack_x_y_sample_weight(x) is x
+    assert keras.utils.pack_x_y_sample_weight(x, None, None) is x
+    features = {"a": x}
+    assert keras.utils.pack_x_y_sample_weight(features) is features
+    assert keras.utils.pack_x_y_sample_weight([x, x]) == ([x, x],)
+    assert len(keras.utils.pack_x_y_sample_weight((x, x))) == 1
+    assert len(keras.utils.pack_x_y_sample_weight(x, x, x)) == 3
+
+
+class MeanAsLoss(keras.layers.Layer):
+    """Adds the mean of its input as a loss: a model that trains with no targets."""
+
+    def call(self, x):
+        self.add_loss(keras.ops.mean(x))
+        return x
+
+
+def test_on_batch_methods_take_a_lone_x():
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1, kernel_initializer="ones"), MeanAsLoss()])
+    model.compile(keras.optimizers.SGD(0.1))
+    # TF 2.21 gives 1.8313602 (the mean of the rows' sums) from x alone.
+    np.testing.assert_allclose(float(model.test_on_batch(X[:8])), 1.8313602, rtol=1e-6)
+    assert model.predict_on_batch(X[:8]).shape == (8, 1)

@@ -64,7 +64,17 @@ def unpack_x_y_sample_weight(data):
 
 
 def pack_x_y_sample_weight(x, y=None, sample_weight=None):
-    """The shortest of ``(x,)``, ``(x, y)``, ``(x, y, sample_weight)`` that holds what is given."""
+    """Keras's: ``x`` itself when it comes alone and is not a tuple or list (a tuple ``x`` alone
+    is wrapped, ``(x,)``, so that it is not read as ``(x, y)``); else the shortest of ``(x, y)``,
+    ``(x, y, sample_weight)`` that holds what is given."""
+    if y is None and not isinstance(x, (tuple, list)):
+        return x
+    return _packed(x, y, sample_weight)
+
+
+def _packed(x, y, sample_weight):
+    """The shortest of ``(x,)``, ``(x, y)``, ``(x, y, sample_weight)`` that holds what is given:
+    the adapters' batches are always tuples."""
     if y is None:
         return (x,)
     if sample_weight is None:
@@ -212,7 +222,7 @@ class ArrayDataAdapter(DataAdapter):
         x = nest.map_structure(take, self._x)
         y = None if self._y is None else nest.map_structure(take, self._y)
         sw = None if self._sw is None else nest.map_structure(take, self._sw)
-        return pack_x_y_sample_weight(x, y, sw)
+        return _packed(x, y, sw)
 
     def __iter__(self):
         n, b = self.num_samples, self.batch_size
@@ -235,7 +245,7 @@ class ArrayDataAdapter(DataAdapter):
             x = nest.map_structure(take, self._x)
             y = None if self._y is None else nest.map_structure(take, self._y)
             sw = None if self._sw is None else nest.map_structure(take, self._sw)
-            yield pack_x_y_sample_weight(x, y, sw)
+            yield _packed(x, y, sw)
 
 
 class IterableDataAdapter(DataAdapter):
