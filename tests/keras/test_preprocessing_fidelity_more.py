@@ -219,3 +219,19 @@ def test_tf_idf_lookups_expose_keras_idf_weights():
     assert not hasattr(L.StringLookup(), "idf_weights") and not hasattr(
         L.StringLookup(output_mode="tf_idf"), "idf_weights"
     )
+
+
+def test_unsorted_bin_boundaries_and_unadapted_lookups_raise_as_keras():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Expected sorted boundaries"):  # TF 2.21's Bucketize
+        L.Discretization(bin_boundaries=[2.0, 1.0])(np.array([1.5]))
+    assert L.Discretization(bin_boundaries=[1.0, 1.0, 2.0])(np.array([1.5])).numpy().tolist() == [2]
+    # TF 2.21: FailedPreconditionError 'Table not initialized' (tfunc gave [[1, 1]], all OOV)
+    with pytest.raises(tf.errors.FailedPreconditionError, match="Table not initialized"):
+        L.TextVectorization()(["a b"])
+    with pytest.raises(tf.errors.FailedPreconditionError, match="Table not initialized"):
+        L.StringLookup()(["a", "b"])
+    # a model may still be built before its layer is adapted
+    vectorize = L.TextVectorization(output_sequence_length=3)
+    model = tf.keras.Sequential([tf.keras.Input((1,), dtype="string"), vectorize])
+    vectorize.adapt(["a b", "a"])
+    assert model(np.array([["a b"]])).numpy().tolist() == [[2, 3, 0]]

@@ -590,7 +590,10 @@ class Discretization(_EncodingLayer):
         x = convert_to_tensor(inputs)
         if not x.dtype.is_floating:  # Keras reads the inputs as floats
             x = math_ops.cast(x, D.float32)
-        boundaries = convert_to_tensor(np.asarray(self.bin_boundaries, x.dtype.as_numpy_dtype))
+        boundaries = np.asarray(self.bin_boundaries, x.dtype.as_numpy_dtype)
+        if np.any(boundaries[1:] < boundaries[:-1]):  # as TensorFlow's Bucketize
+            raise InvalidArgumentError(f"Expected sorted boundaries, got bin_boundaries={self.bin_boundaries}.")
+        boundaries = convert_to_tensor(boundaries)
         # the number of boundaries <= x, counted as all but those > x so that NaN (never < a
         # boundary) falls in the last bucket, as TensorFlow's Bucketize puts it
         below = math_ops.cast(array_ops.expand_dims(x, -1) < boundaries, D.int32)

@@ -20,11 +20,12 @@ import numpy as np
 from ...api import array_ops, math_ops, string_ops
 from ...api.variables import Variable
 from ...core import dtypes as D
-from ...core.errors import InvalidArgumentError, OutOfRangeError
+from ...core.errors import FailedPreconditionError, InvalidArgumentError, OutOfRangeError
 from ...data import Dataset
 from ...eager.convert import convert_to_tensor
 from ...eager.tensor import Tensor
 from ...ops.strings import LookupTable
+from ...tracing.symbolic import SymbolicTensor
 from .image_preprocessing import _encode
 from .policy import PolicyLayer
 
@@ -176,6 +177,8 @@ class IndexLookup(PolicyLayer):
         if output_mode == "tf_idf" and idf_weights is not None:
             self._tfunc_idf = np.asarray(_listify(idf_weights), np.float32)
         self._tfunc_make_table()
+        # Keras's table is initialized by a vocabulary (given, set or adapted): calls fail before
+        self._tfunc_initialized = False
         if vocabulary is not None:
             self.set_vocabulary(vocabulary, idf_weights)
         self.supports_masking = False
@@ -312,6 +315,7 @@ class IndexLookup(PolicyLayer):
         dtype = "S" if self.vocabulary_dtype == "string" else np.int64
         self._tfunc_tokens = np.asarray(tokens, dtype=dtype) if tokens else np.zeros((0,), self._np_key_dtype)
         self._tfunc_make_table()
+        self._tfunc_initialized = True
         self._record_vocabulary_size()
 
     def _record_vocabulary_size(self):
@@ -414,6 +418,11 @@ class IndexLookup(PolicyLayer):
                 "`adapt` with some sample data."
             )
         x = self._keys(inputs)
+        if not self._tfunc_initialized and not isinstance(x, SymbolicTensor):  # (a model may be built first)
+            raise FailedPreconditionError(
+                f"Table not initialized: layer {self.name} has no vocabulary. Either pass a `vocabulary` argument "
+                "to the layer, or call `adapt` with some sample data."
+            )
         table = self._tfunc_table
         lookups = string_ops.lookup(table, x)
         if not self.invert and self.num_oov_indices > 1:
