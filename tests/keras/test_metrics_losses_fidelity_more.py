@@ -178,3 +178,16 @@ def test_sparse_categorical_crossentropy_takes_axis():
     np.testing.assert_allclose(float(loss(y, p)), 0.5945971, rtol=1e-6)
     np.testing.assert_allclose(float(losses.SparseCategoricalCrossentropy(True, None, "sum", 1)(y, p)), 2.6543049)
     assert "axis" not in loss.get_config()  # as TF 2.21's config
+
+
+@pytest.mark.parametrize("reduction", ["auto", losses.Reduction.AUTO, "bogus"])
+def test_losses_refuse_the_legacy_auto_reduction(reduction):
+    # TF 2.21 raises "Invalid value for argument `reduction`" (tfunc computed 0.1667 for "auto").
+    with pytest.raises(ValueError, match="Invalid value for argument `reduction`.*Received: reduction="):
+        losses.MeanSquaredError(reduction=reduction)
+
+
+def test_losses_default_to_sum_over_batch_size():
+    # TF 2.21's default reduction and config.
+    loss = losses.SparseCategoricalCrossentropy()
+    assert loss.reduction == "sum_over_batch_size" and loss.get_config()["reduction"] == "sum_over_batch_size"

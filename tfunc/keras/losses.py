@@ -91,7 +91,8 @@ EPSILON = 1e-7
 
 
 class Reduction:
-    """How a loss class reduces per-sample losses."""
+    """The names of the reductions (``tf.keras.losses.Reduction``, Keras's legacy class). Keras 3
+    loss classes accept all but ``AUTO`` (see :func:`standardize_reduction`)."""
 
     AUTO = "auto"
     NONE = "none"
@@ -108,6 +109,20 @@ class Reduction:
     def validate(cls, key):
         if key not in cls.all():
             raise ValueError(f'Invalid Reduction Key: {key}. Expected keys are "{cls.all()}"')
+
+
+_KERAS_3_REDUCTIONS = ("sum_over_batch_size", "sum", None, "none", "mean", "mean_with_sample_weight")
+
+
+def standardize_reduction(reduction):
+    """``reduction`` if a Keras 3 loss accepts it. As Keras 3, the legacy ``"auto"``
+    (``Reduction.AUTO``) is refused: ``"sum_over_batch_size"`` is what it meant."""
+    if reduction not in _KERAS_3_REDUCTIONS:
+        raise ValueError(
+            f"Invalid value for argument `reduction`. Expected one of {set(_KERAS_3_REDUCTIONS)}. "
+            f"Received: reduction={reduction}"
+        )
+    return reduction
 
 
 def squeeze_or_expand_to_same_rank(x1, x2, expand_rank_1=True):
@@ -512,7 +527,7 @@ def _structure_in_dtype(x, dtype):
 def apply_mask(sample_weight, mask, dtype, reduction):
     """Keras's ``apply_mask``: a Keras mask folded into the sample weights. For a mean
     reduction the kept entries weigh ``total / kept``, so the mean runs over the kept ones only."""
-    if reduction in (Reduction.MEAN, Reduction.SUM_OVER_BATCH_SIZE, Reduction.AUTO):
+    if reduction in (Reduction.MEAN, Reduction.SUM_OVER_BATCH_SIZE):
         total = math_ops.cast(array_ops.size(mask), dtype)
         kept = reduction_ops.reduce_sum(math_ops.cast(mask, dtype))
         weight = math_composites.divide_no_nan(total, kept)
@@ -582,8 +597,8 @@ class Loss:
     per-sample losses and ``sample_weight`` are cast to it first, so a float16 prediction
     (mixed precision) gives a float32 loss that does not overflow, as in Keras."""
 
-    def __init__(self, name=None, reduction=Reduction.AUTO, dtype=None):  # Keras 3's order
-        Reduction.validate(reduction)
+    def __init__(self, name=None, reduction=Reduction.SUM_OVER_BATCH_SIZE, dtype=None):  # Keras 3's order
+        standardize_reduction(reduction)
         self.reduction = reduction
         self.name = name
         policy = mixed_precision.Policy(backend.floatx() if dtype is None else dtype)
@@ -610,18 +625,15 @@ class Loss:
         losses = _in_dtype(losses, dtype)
         if out_mask is not None:
             mask = out_mask if mask is None else math_ops.logical_and(mask, out_mask)
-        reduction = Reduction.SUM_OVER_BATCH_SIZE if self.reduction == Reduction.AUTO else self.reduction
         if mask is not None:
-            sample_weight = apply_mask(sample_weight, mask, dtype, reduction)
-        return _weighted_reduce(losses, sample_weight, reduction)
+            sample_weight = apply_mask(sample_weight, mask, dtype, self.reduction)
+        return _weighted_reduce(losses, sample_weight, self.reduction)
 
     def call(self, y_true, y_pred):
         raise NotImplementedError(f"{type(self).__name__} must implement call(y_true, y_pred).")
 
     def get_config(self) -> dict:
-        # "auto" is written as what it means: Keras 3 knows only the explicit reductions
-        reduction = Reduction.SUM_OVER_BATCH_SIZE if self.reduction == Reduction.AUTO else self.reduction
-        return {"name": self.name, "reduction": reduction}
+        return {"name": self.name, "reduction": self.reduction}
 
     @classmethod
     def from_config(cls, config):
@@ -631,7 +643,7 @@ class Loss:
 class _FunctionLoss(Loss):
     _fn = None
 
-    def __init__(self, reduction=Reduction.AUTO, name=None, dtype=None, **fn_kwargs):
+    def __init__(self, reduction=Reduction.SUM_OVER_BATCH_SIZE, name=None, dtype=None, **fn_kwargs):
         super().__init__(reduction=reduction, name=name, dtype=dtype)
         self._fn_kwargs = fn_kwargs
 
@@ -649,21 +661,21 @@ class _FunctionLoss(Loss):
 class MeanSquaredError(_FunctionLoss):
     _fn = staticmethod(mean_squared_error)
 
-    def __init__(self, reduction=Reduction.AUTO, name="mean_squared_error", dtype=None):
+    def __init__(self, reduction=Reduction.SUM_OVER_BATCH_SIZE, name="mean_squared_error", dtype=None):
         super().__init__(reduction=reduction, name=name, dtype=dtype)
 
 
 class MeanAbsoluteError(_FunctionLoss):
     _fn = staticmethod(mean_absolute_error)
 
-    def __init__(self, reduction=Reduction.AUTO, name="mean_absolute_error", dtype=None):
+    def __init__(self, reduction=Reduction.SUM_OVER_BATCH_SIZE, name="mean_absolute_error", dtype=None):
         super().__init__(reduction=reduction, name=name, dtype=dtype)
 
 
 class MeanAbsolutePercentageError(_FunctionLoss):
     _fn = staticmethod(mean_absolute_percentage_error)
 
-    def __init__(self, reduction=Reduction.AUTO, name="mean_absolute_percentage_error", dtype=None):
+    def __init__(self, reduction=Reduction.SUM_OVER_BATCH_SIZE, name="mean_absolute_percentage_error", dtype=None):
         super().__init__(reduction=reduction, name=name, dtype=dtype)
 
 
@@ -675,7 +687,7 @@ class CategoricalCrossentropy(_FunctionLoss):
         from_logits=False,
         label_smoothing=0.0,
         axis=-1,
-        reduction=Reduction.AUTO,
+        reduction=Reduction.SUM_OVER_BATCH_SIZE,
         name="categorical_crossentropy",
         dtype=None,
     ):
@@ -698,7 +710,7 @@ class SparseCategoricalCrossentropy(_FunctionLoss):
         self,
         from_logits=False,
         ignore_class=None,
-        reduction=Reduction.AUTO,
+        reduction=Reduction.SUM_OVER_BATCH_SIZE,
         axis=-1,
         name="sparse_categorical_crossentropy",
         dtype=None,
@@ -727,7 +739,7 @@ class BinaryCrossentropy(_FunctionLoss):
         from_logits=False,
         label_smoothing=0.0,
         axis=-1,
-        reduction=Reduction.AUTO,
+        reduction=Reduction.SUM_OVER_BATCH_SIZE,
         name="binary_crossentropy",
         dtype=None,
     ):
@@ -744,14 +756,14 @@ class BinaryCrossentropy(_FunctionLoss):
 class MeanSquaredLogarithmicError(_FunctionLoss):
     _fn = staticmethod(mean_squared_logarithmic_error)
 
-    def __init__(self, reduction=Reduction.AUTO, name="mean_squared_logarithmic_error", dtype=None):
+    def __init__(self, reduction=Reduction.SUM_OVER_BATCH_SIZE, name="mean_squared_logarithmic_error", dtype=None):
         super().__init__(reduction=reduction, name=name, dtype=dtype)
 
 
 class CosineSimilarity(_FunctionLoss):
     _fn = staticmethod(cosine_similarity)
 
-    def __init__(self, axis=-1, reduction=Reduction.AUTO, name="cosine_similarity", dtype=None):
+    def __init__(self, axis=-1, reduction=Reduction.SUM_OVER_BATCH_SIZE, name="cosine_similarity", dtype=None):
         super().__init__(reduction=reduction, name=name, dtype=dtype, axis=axis)
 
     def get_config(self):
@@ -762,7 +774,7 @@ class CosineSimilarity(_FunctionLoss):
 class Huber(_FunctionLoss):
     _fn = staticmethod(huber)
 
-    def __init__(self, delta=1.0, reduction=Reduction.AUTO, name="huber_loss", dtype=None):
+    def __init__(self, delta=1.0, reduction=Reduction.SUM_OVER_BATCH_SIZE, name="huber_loss", dtype=None):
         super().__init__(reduction=reduction, name=name, dtype=dtype, delta=float(delta))
 
     def get_config(self):
@@ -773,42 +785,42 @@ class Huber(_FunctionLoss):
 class LogCosh(_FunctionLoss):
     _fn = staticmethod(log_cosh)
 
-    def __init__(self, reduction=Reduction.AUTO, name="log_cosh", dtype=None):
+    def __init__(self, reduction=Reduction.SUM_OVER_BATCH_SIZE, name="log_cosh", dtype=None):
         super().__init__(reduction=reduction, name=name, dtype=dtype)
 
 
 class Hinge(_FunctionLoss):
     _fn = staticmethod(hinge)
 
-    def __init__(self, reduction=Reduction.AUTO, name="hinge", dtype=None):
+    def __init__(self, reduction=Reduction.SUM_OVER_BATCH_SIZE, name="hinge", dtype=None):
         super().__init__(reduction=reduction, name=name, dtype=dtype)
 
 
 class SquaredHinge(_FunctionLoss):
     _fn = staticmethod(squared_hinge)
 
-    def __init__(self, reduction=Reduction.AUTO, name="squared_hinge", dtype=None):
+    def __init__(self, reduction=Reduction.SUM_OVER_BATCH_SIZE, name="squared_hinge", dtype=None):
         super().__init__(reduction=reduction, name=name, dtype=dtype)
 
 
 class CategoricalHinge(_FunctionLoss):
     _fn = staticmethod(categorical_hinge)
 
-    def __init__(self, reduction=Reduction.AUTO, name="categorical_hinge", dtype=None):
+    def __init__(self, reduction=Reduction.SUM_OVER_BATCH_SIZE, name="categorical_hinge", dtype=None):
         super().__init__(reduction=reduction, name=name, dtype=dtype)
 
 
 class KLDivergence(_FunctionLoss):
     _fn = staticmethod(kl_divergence)
 
-    def __init__(self, reduction=Reduction.AUTO, name="kl_divergence", dtype=None):
+    def __init__(self, reduction=Reduction.SUM_OVER_BATCH_SIZE, name="kl_divergence", dtype=None):
         super().__init__(reduction=reduction, name=name, dtype=dtype)
 
 
 class Poisson(_FunctionLoss):
     _fn = staticmethod(poisson)
 
-    def __init__(self, reduction=Reduction.AUTO, name="poisson", dtype=None):
+    def __init__(self, reduction=Reduction.SUM_OVER_BATCH_SIZE, name="poisson", dtype=None):
         super().__init__(reduction=reduction, name=name, dtype=dtype)
 
 
@@ -823,7 +835,7 @@ class BinaryFocalCrossentropy(_FunctionLoss):
         from_logits=False,
         label_smoothing=0.0,
         axis=-1,
-        reduction=Reduction.AUTO,
+        reduction=Reduction.SUM_OVER_BATCH_SIZE,
         name="binary_focal_crossentropy",
         dtype=None,
     ):
@@ -851,7 +863,7 @@ class CategoricalFocalCrossentropy(_FunctionLoss):
         from_logits=False,
         label_smoothing=0.0,
         axis=-1,
-        reduction=Reduction.AUTO,
+        reduction=Reduction.SUM_OVER_BATCH_SIZE,
         name="categorical_focal_crossentropy",
         dtype=None,
     ):
@@ -870,21 +882,25 @@ class CategoricalFocalCrossentropy(_FunctionLoss):
 class Dice(_FunctionLoss):
     _fn = staticmethod(dice)
 
-    def __init__(self, reduction=Reduction.AUTO, name="dice", axis=None, dtype=None):
+    def __init__(self, reduction=Reduction.SUM_OVER_BATCH_SIZE, name="dice", axis=None, dtype=None):
         super().__init__(reduction=reduction, name=name, dtype=dtype, axis=axis)
 
 
 class Tversky(_FunctionLoss):
     _fn = staticmethod(tversky)
 
-    def __init__(self, alpha=0.5, beta=0.5, reduction=Reduction.AUTO, name="tversky", axis=None, dtype=None):
+    def __init__(
+        self, alpha=0.5, beta=0.5, reduction=Reduction.SUM_OVER_BATCH_SIZE, name="tversky", axis=None, dtype=None
+    ):
         super().__init__(reduction=reduction, name=name, dtype=dtype, alpha=alpha, beta=beta, axis=axis)
 
 
 class CategoricalGeneralizedCrossEntropy(_FunctionLoss):
     _fn = staticmethod(categorical_generalized_cross_entropy)
 
-    def __init__(self, q=0.5, reduction=Reduction.AUTO, name="categorical_generalized_cross_entropy", dtype=None):
+    def __init__(
+        self, q=0.5, reduction=Reduction.SUM_OVER_BATCH_SIZE, name="categorical_generalized_cross_entropy", dtype=None
+    ):
         if not 0 < q < 1:
             raise ValueError("q must be in the interval (0, 1)")
         super().__init__(reduction=reduction, name=name, dtype=dtype, q=q)
@@ -893,7 +909,7 @@ class CategoricalGeneralizedCrossEntropy(_FunctionLoss):
 class CTC(_FunctionLoss):
     _fn = staticmethod(ctc)
 
-    def __init__(self, reduction=Reduction.AUTO, name="ctc", dtype=None):
+    def __init__(self, reduction=Reduction.SUM_OVER_BATCH_SIZE, name="ctc", dtype=None):
         super().__init__(reduction=reduction, name=name, dtype=dtype)
 
 
