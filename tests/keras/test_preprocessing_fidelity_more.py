@@ -235,3 +235,32 @@ def test_unsorted_bin_boundaries_and_unadapted_lookups_raise_as_keras():
     model = tf.keras.Sequential([tf.keras.Input((1,), dtype="string"), vectorize])
     vectorize.adapt(["a b", "a"])
     assert model(np.array([["a b"]])).numpy().tolist() == [[2, 3, 0]]
+
+
+CHANNELS_FIRST = {  # TF 2.21's sums on the (2, 3, 7, 9) channels-first batch below, and on its first image
+    "Resizing": (lambda: L.Resizing(4, 5, data_format="channels_first"), 15233.7, 7729.6),
+    "Resizing crop": (
+        lambda: L.Resizing(4, 5, crop_to_aspect_ratio=True, data_format="channels_first"),
+        15319.3,
+        7941.7,
+    ),
+    "CenterCrop": (lambda: L.CenterCrop(4, 5, data_format="channels_first"), 15431.5, 7841.8),
+    "RandomCrop": (lambda: L.RandomCrop(4, 5, seed=3, data_format="channels_first"), 15391.3, 7373.4),
+    "RandomContrast": (lambda: L.RandomContrast(0.4, seed=3, data_format="channels_first"), 47653.6, 24448.7),
+    "RandomBrightness": (lambda: L.RandomBrightness(0.4, seed=3, data_format="channels_first"), 51507.2, 14167.1),
+    "RandomRotation": (lambda: L.RandomRotation(0.3, seed=3, data_format="channels_first"), 47329.0, 24289.2),
+    "RandomTranslation": (
+        lambda: L.RandomTranslation(0.2, 0.3, seed=3, data_format="channels_first"),
+        48244.7,
+        24775.9,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CHANNELS_FIRST))
+def test_image_preprocessing_layers_take_channels_first_images(name):
+    make, batch_sum, image_sum = CHANNELS_FIRST[name]
+    x = np.random.RandomState(0).uniform(0, 255, (2, 3, 7, 9)).astype("float32")
+    out = make()(x).numpy()
+    assert out.shape[:2] == (2, 3)
+    np.testing.assert_allclose([out.sum(), make()(x[0]).numpy().sum()], [batch_sum, image_sum], rtol=1e-5)

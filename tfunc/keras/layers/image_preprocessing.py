@@ -5,8 +5,8 @@
 As in Keras, the random layers take ``training`` with a default of True (a direct call
 augments) and are the identity with ``training=False`` (``predict``/``evaluate``). They draw
 as Keras's: from a ``keras.random.SeedGenerator(seed)``, in Keras's order, so the same values.
-Images are ``channels_last``; ``channels_first`` and Keras's bounding-box/dict inputs are not
-supported (a clear error)."""
+Images are ``channels_last`` or ``channels_first`` (moved to channels-last and back); Keras's
+bounding-box/dict inputs are not supported (a clear error)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ from ...tracing.symbolic import SymbolicTensor
 from .. import mixed_precision
 from ..dtypes import keras_dtype
 from . import keras_random
+from .conv_utils import data_format_arg
 from .policy import PolicyLayer
 from .regularization import in_training
 
@@ -47,14 +48,6 @@ def generator_of(layer):
     if getattr(layer, "_tfunc_generator", None) is None:
         layer._tfunc_generator = keras_random.SeedGenerator(getattr(layer, "_tfunc_generator_seed", None))
     return layer._tfunc_generator
-
-
-def _channels_last(data_format):
-    if data_format not in (None, "channels_last"):
-        raise ValueError(
-            f"tfunc's image preprocessing layers support data_format='channels_last' only, got {data_format!r}."
-        )
-    return "channels_last"
 
 
 def _image_rank(x, layer):
@@ -133,7 +126,21 @@ class _ImageLayer(PolicyLayer):
 
     def __init__(self, data_format=None, **kwargs):
         super().__init__(**kwargs)
-        self.data_format = _channels_last(data_format)
+        self.data_format = data_format_arg(data_format)
+
+    def call(self, inputs, training=True):
+        return self._in_layout(inputs, lambda x: self._call_last(x, training=training))
+
+    def _in_layout(self, inputs, fn):
+        """``fn`` (which computes on channels-last images) of ``inputs`` in the layer's
+        ``data_format``: channels-first images are moved to channels-last and back."""
+        if self.data_format != "channels_first":
+            return fn(inputs)
+        x = inputs if isinstance(inputs, Tensor) else convert_to_tensor(inputs)
+        if x.shape.rank not in (3, 4):
+            return fn(x)  # (the layer's own error)
+        last, first = ((1, 2, 0), (2, 0, 1)) if x.shape.rank == 3 else ((0, 2, 3, 1), (0, 3, 1, 2))
+        return array_ops.transpose(fn(array_ops.transpose(x, last)), first)
 
     def _float(self, x):
         """Images in the compute dtype (integers converted, as Keras's augmenting layers do)."""
@@ -213,6 +220,9 @@ class Resizing(_ImageLayer):
         self.antialias = bool(antialias)
 
     def call(self, inputs):
+        return self._in_layout(inputs, self._call_last)
+
+    def _call_last(self, inputs):
         x = convert_to_tensor(inputs)
         _image_rank(x, "Resizing")
         if self.crop_to_aspect_ratio:
@@ -263,6 +273,9 @@ class CenterCrop(_ImageLayer):
         self.height, self.width = height, width
 
     def call(self, inputs):
+        return self._in_layout(inputs, self._call_last)
+
+    def _call_last(self, inputs):
         x = self._float(inputs)
         _image_rank(x, "CenterCrop")
         h, w = image_hw(x)
@@ -293,7 +306,7 @@ class RandomFlip(_ImageLayer):
         self.mode = mode
         hold_seed(self, seed)
 
-    def call(self, inputs, training=True):
+    def _call_last(self, inputs, training=True):
         x = self._float(inputs)
         _image_rank(x, "RandomFlip")
         return in_training(x, training, self._flip)
@@ -327,7 +340,7 @@ class RandomCrop(_ImageLayer):
         float64 passes at inference)."""
         return inputs if isinstance(inputs, Tensor) else convert_to_tensor(inputs)
 
-    def call(self, inputs, training=True):
+    def _call_last(self, inputs, training=True):
         if isinstance(training, SymbolicTensor):
             raise ValueError("RandomCrop needs a Python bool `training` (its output shape depends on it).")
         if not training:
@@ -373,7 +386,7 @@ class RandomContrast(_ImageLayer):
         self.value_range = value_range
         hold_seed(self, seed)
 
-    def call(self, inputs, training=True):
+    def _call_last(self, inputs, training=True):
         x = convert_to_tensor(inputs)
         _image_rank(x, "RandomContrast")
         if not isinstance(training, (bool, type(None))):
@@ -404,7 +417,7 @@ class RandomBrightness(_ImageLayer):
         self.value_range = sorted(value_range)
         hold_seed(self, seed)
 
-    def call(self, inputs, training=True):
+    def _call_last(self, inputs, training=True):
         x = convert_to_tensor(inputs)
         _image_rank(x, "RandomBrightness")
         return in_training(x, training, self._adjust)
@@ -740,7 +753,7 @@ class _AffineLayer(_ImageLayer):
         self.fill_value = fill_value
         hold_seed(self, seed)
 
-    def call(self, inputs, training=True):
+    def _call_last(self, inputs, training=True):
         x = self._float(inputs)
         _image_rank(x, type(self).__name__)
         return in_training(x, training, self._move)
