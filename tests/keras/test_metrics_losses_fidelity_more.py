@@ -191,3 +191,32 @@ def test_losses_default_to_sum_over_batch_size():
     # TF 2.21's default reduction and config.
     loss = losses.SparseCategoricalCrossentropy()
     assert loss.reduction == "sum_over_batch_size" and loss.get_config()["reduction"] == "sum_over_batch_size"
+
+
+def _embeddings():
+    rows = np.random.RandomState(0).randn(6, 4).astype("float32")
+    return np.array([0, 1, 0, 2, 1, 0]), rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+def test_circle_loss():
+    labels, emb = _embeddings()
+    # TF 2.21 gives these (the class was missing); a lone class (label 2) gives 0 and is masked out.
+    np.testing.assert_allclose(float(losses.Circle()(labels, emb)), 106.95319, rtol=1e-5)
+    np.testing.assert_allclose(float(losses.Circle(gamma=2.0, margin=0.25)(labels, emb)), 3.9872944, rtol=1e-5)
+    summed = losses.Circle(gamma=2.0, remove_diagonal=False, reduction="sum")(labels, emb)
+    np.testing.assert_allclose(float(summed), 21.746494, rtol=1e-5)
+    np.testing.assert_allclose(
+        losses.circle(labels, emb, gamma=2.0), [6.3844008, 1.617368, 3.227381, 0.0, 1.436446, 5.842926], rtol=1e-5
+    )
+    against = losses.circle(labels, emb, ref_labels=labels[:3], ref_embeddings=emb[:3], gamma=4.0)
+    np.testing.assert_allclose(against, [0.689708, 0.0, 0.358113, 0.0, 0.66069, 9.342882], rtol=1e-5)
+    weighted = losses.Circle(gamma=2.0)(labels, emb, sample_weight=np.arange(6.0))
+    np.testing.assert_allclose(float(weighted), 8.606509, rtol=1e-5)
+    assert losses.Circle().get_config() == {
+        "name": "circle",
+        "reduction": "sum_over_batch_size",
+        "gamma": 80.0,
+        "margin": 0.4,
+        "remove_diagonal": True,
+    }
+    assert losses.get("circle") is losses.circle and type(losses.get("Circle")) is losses.Circle

@@ -82,6 +82,8 @@ __all__ = [
     "categorical_generalized_cross_entropy",
     "CTC",
     "ctc",
+    "Circle",
+    "circle",
     "get",
     "serialize",
     "deserialize",
@@ -473,6 +475,43 @@ def categorical_generalized_cross_entropy(y_true, y_pred, q):
     labels = math_ops.cast(convert_to_tensor(y_true), D.int64)
     p = reduction_ops.reduce_sum(y_pred * array_ops.one_hot(labels, int(depth), dtype=y_pred.dtype), axis=-1)
     return (1.0 - math_ops.pow(p, q)) / q
+
+
+def _pos_neg_masks(query_labels, key_labels, remove_diagonal):
+    """Keras's ``build_pos_neg_masks``: which query/key pairs share a label (without each
+    query paired with its own index when ``remove_diagonal``) and which do not."""
+    query = array_ops.reshape(query_labels, [-1, 1])
+    key = array_ops.reshape(key_labels, [-1, 1])
+    positive = math_ops.equal(query, array_ops.transpose(key))
+    negative = math_ops.logical_not(positive)
+    if remove_diagonal:
+        n, m = array_ops.size(query), array_ops.size(key)
+        positive = math_ops.logical_and(positive, math_ops.logical_not(creation_ops.eye(n, m, dtype=D.bool)))
+    return positive, negative
+
+
+def circle(y_true, y_pred, ref_labels=None, ref_embeddings=None, remove_diagonal=True, gamma=80, margin=0.4):
+    """Keras 3's Circle loss (Sun et al., 2020) of L2-normalized embeddings ``y_pred`` with
+    integer labels ``y_true``, against reference embeddings and labels (by default the batch
+    itself): within-class cosine distances are pulled down and between-class ones pushed up,
+    each pair weighted by how far it is from its optimum. As Keras, the per-sample losses carry a
+    Keras mask of the positive ones, so a mean runs over those only."""
+    y_pred = convert_to_tensor(y_pred)
+    y_true = math_ops.cast(convert_to_tensor(y_true), D.int32)
+    ref_embeddings = y_pred if ref_embeddings is None else convert_to_tensor(ref_embeddings)
+    ref_labels = y_true if ref_labels is None else math_ops.cast(convert_to_tensor(ref_labels), D.int32)
+    distances = math_ops.maximum(1.0 - nn_ops.matmul(y_pred, array_ops.transpose(ref_embeddings)), 0.0)
+    positive, negative = _pos_neg_masks(y_true, ref_labels, remove_diagonal)
+    pos_weights = math_ops.maximum((margin + distances) * math_ops.cast(positive, distances.dtype), 0.0)
+    neg_weights = math_ops.maximum((1.0 + margin - distances) * math_ops.cast(negative, distances.dtype), 0.0)
+    pos_terms = -gamma * pos_weights * (margin - distances)
+    neg_terms = gamma * neg_weights * ((1.0 - margin) - distances)
+    minus_inf = creation_ops.fill(array_ops.shape(distances), math_ops.cast(-math.inf, distances.dtype))
+    p_loss = reduction_ops.reduce_logsumexp(math_ops.where(positive, pos_terms, minus_inf), axis=1)
+    n_loss = reduction_ops.reduce_logsumexp(math_ops.where(negative, neg_terms, minus_inf), axis=1)
+    losses = math_ops.softplus(p_loss + n_loss)
+    set_keras_mask(losses, math_ops.greater(losses, 0.0))
+    return losses
 
 
 mse = MSE = mean_squared_error
@@ -906,6 +945,25 @@ class CategoricalGeneralizedCrossEntropy(_FunctionLoss):
         super().__init__(reduction=reduction, name=name, dtype=dtype, q=q)
 
 
+class Circle(_FunctionLoss):
+    """Keras 3's Circle loss of L2-normalized embeddings with integer labels (:func:`circle`)."""
+
+    _fn = staticmethod(circle)
+
+    def __init__(
+        self,
+        gamma=80.0,
+        margin=0.4,
+        remove_diagonal=True,
+        reduction=Reduction.SUM_OVER_BATCH_SIZE,
+        name="circle",
+        dtype=None,
+    ):
+        super().__init__(
+            reduction=reduction, name=name, dtype=dtype, gamma=gamma, margin=margin, remove_diagonal=remove_diagonal
+        )
+
+
 class CTC(_FunctionLoss):
     _fn = staticmethod(ctc)
 
@@ -932,6 +990,7 @@ _BY_NAME = {
     "categorical_focal_crossentropy": categorical_focal_crossentropy,
     "dice": dice,
     "tversky": tversky,
+    "circle": circle,
     "mean_squared_logarithmic_error": mean_squared_logarithmic_error,
     "msle": mean_squared_logarithmic_error,
     "MSLE": mean_squared_logarithmic_error,
@@ -971,6 +1030,7 @@ _CLASSES = {
         Tversky,
         CategoricalGeneralizedCrossEntropy,
         CTC,
+        Circle,
     )
 }
 
