@@ -20,10 +20,9 @@ import numpy as np
 
 from ..api import array_ops, image_ops, math_ops, string_ops
 from ..api.debugging_ops import ensure_shape
-from ..api.py_ops import numpy_function
+from ..api.py_ops import numpy_function, py_function
 from ..core import dtypes as D
 from ..data import AUTOTUNE, Dataset
-from ..io.file_io_ops import read_file
 from .image_utils import pillow_image
 from .layers.image_preprocessing import _aspect_crop
 
@@ -260,7 +259,7 @@ def text_dataset_from_directory(
         labels, label_mode = None, None
 
     def load(path):
-        text = read_file(path)
+        text = _file_contents(path)
         return text if max_length is None else string_ops.substr(text, 0, max_length)
 
     return _from_directory(
@@ -279,6 +278,16 @@ def text_dataset_from_directory(
         "text",
         load,
     )
+
+
+def _read(path):
+    with open(path.numpy().decode(), "rb") as f:
+        return f.read()
+
+
+def _file_contents(path):
+    """The bytes of the file at ``path`` (a scalar string tensor), as ``tf.io.read_file``."""
+    return array_ops.reshape(py_function(_read, [path], D.string), [])
 
 
 def _decode(path, channels):
