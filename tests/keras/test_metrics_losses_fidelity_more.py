@@ -220,3 +220,33 @@ def test_circle_loss():
         "remove_diagonal": True,
     }
     assert losses.get("circle") is losses.circle and type(losses.get("Circle")) is losses.Circle
+
+
+@pytest.mark.parametrize(
+    "kwargs, expected",
+    [
+        # TF 2.21 gives these (tfunc raised "Invalid AUC curve value").
+        (dict(), 0.50555557),
+        (dict(summation_method="minoring"), 0.43055552),
+        (dict(summation_method="majoring"), 0.58055556),
+        (dict(num_thresholds=7), 0.5333333),
+    ],
+)
+def test_auc_of_the_precision_recall_gain_curve(kwargs, expected):
+    m = metrics.AUC(curve="prgain", **kwargs)
+    m.update_state([0, 1, 1, 0, 1, 0, 1, 1, 0, 0], [0.3, 0.6, 0.4, 0.7, 0.9, 0.2, 0.55, 0.35, 0.5, 0.1])
+    np.testing.assert_allclose(float(m.result()), expected, rtol=1e-5)
+    assert m.get_config()["curve"] == "PRGAIN"
+
+
+def test_multi_label_prgain_auc():
+    # TF 2.21 gives 0.25 for one label, 0.38055557 averaged over two.
+    m = metrics.AUC(curve="PRGAIN")
+    m.update_state([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    np.testing.assert_allclose(float(m.result()), 0.25, rtol=1e-6)
+    rs = np.random.RandomState(0)
+    rs.rand(40)  # (the draws of a sweep this case came from)
+    y, p = (rs.rand(10, 2) > 0.5).astype("float32"), rs.rand(10, 2).astype("float32")
+    m = metrics.AUC(curve="PRGAIN", multi_label=True)
+    m.update_state(y, p)
+    np.testing.assert_allclose(float(m.result()), 0.38055557, rtol=1e-5)

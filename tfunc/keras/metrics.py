@@ -948,10 +948,22 @@ class Recall(_ThresholdRatio):
     _other, _other_key = "false_negatives", "fn"
 
 
+def _pr_gains(tp, fp, tn, fn):
+    """Keras's recall gain and precision gain at each threshold, ``1 - (P/N) * fn/tp`` and
+    ``1 - (P/N) * fp/tp``. Where there are no true positives the recall gain is 0 and the
+    precision gain 1, and a negative recall gain is 0, as Keras sets them."""
+    scale = _div_no_nan(tp + fn, tn + fp)
+    no_tp = math_ops.equal(tp, 0.0)
+    recall_gain = math_ops.where(no_tp, creation_ops.zeros_like(tp), 1.0 - scale * _div_no_nan(fn, tp))
+    precision_gain = math_ops.where(no_tp, creation_ops.ones_like(tp), 1.0 - scale * _div_no_nan(fp, tp))
+    return math_ops.maximum(recall_gain, 0.0), precision_gain
+
+
 class AUC(Metric):
-    """Area under the ROC curve (``curve="ROC"``) or the precision-recall curve (``"PR"``),
-    approximated with a Riemann sum over ``num_thresholds`` thresholds spread evenly over
-    ``[0, 1]`` (plus ``-epsilon`` and ``1 + epsilon``), as Keras computes it.
+    """Area under the ROC curve (``curve="ROC"``), the precision-recall curve (``"PR"``) or the
+    precision-recall-gain curve (``"PRGAIN"``, Flach & Kull's, as Keras 3.15), approximated
+    with a Riemann sum over ``num_thresholds`` thresholds spread evenly over ``[0, 1]`` (plus
+    ``-epsilon`` and ``1 + epsilon``), as Keras computes it.
 
     ``summation_method``: ``"interpolation"`` (trapezoids for ROC; Davis & Goadrich's
     interpolation for PR), ``"minoring"`` or ``"majoring"``. With ``multi_label=True`` the AUC of
@@ -974,8 +986,8 @@ class AUC(Metric):
         super().__init__(name=name, dtype=dtype)
         self._direction = "up"
         curve_key = str(curve).upper()
-        if curve_key not in ("ROC", "PR"):
-            raise ValueError(f'Invalid AUC curve value: "{curve}". Expected values are ["PR", "ROC"]')
+        if curve_key not in ("ROC", "PR", "PRGAIN"):
+            raise ValueError(f'Invalid AUC curve value: "{curve}". Expected values are ["PR", "ROC", "PRGAIN"]')
         method = str(summation_method).lower()
         if method not in ("interpolation", "majoring", "minoring"):
             raise ValueError(
@@ -1099,8 +1111,10 @@ class AUC(Metric):
         recall = _div_no_nan(tp, tp + fn)
         if self.curve == "ROC":
             x, y = _div_no_nan(fp, fp + tn), recall
-        else:
+        elif self.curve == "PR":
             x, y = recall, _div_no_nan(tp, tp + fp)
+        else:
+            x, y = _pr_gains(tp, fp, tn, fn)
         n = self.num_thresholds
         if self.summation_method == "interpolation":
             heights = (y[: n - 1] + y[1:]) / 2.0
