@@ -250,3 +250,17 @@ def test_multi_label_prgain_auc():
     m = metrics.AUC(curve="PRGAIN", multi_label=True)
     m.update_state(y, p)
     np.testing.assert_allclose(float(m.result()), 0.38055557, rtol=1e-5)
+
+
+def test_stateless_metric_api_leaves_the_state_alone():
+    m = metrics.MeanSquaredError()
+    m.update_state([1.0, 2.0], [1.5, 2.5])
+    # TF 2.21: [0, 0], then [1.6666666, 1.0] and result 1.6666666; the metric keeps 0.25 (total 0.25, count 1).
+    state = m.stateless_reset_state()
+    assert [float(v) for v in state] == [0.0, 0.0]
+    state = m.stateless_update_state(state, [0.0, 1.0, 2.0], [1.0, 1.0, 4.0])
+    np.testing.assert_allclose([float(v) for v in state], [1.6666666, 1.0], rtol=1e-6)
+    np.testing.assert_allclose(float(m.stateless_result(state)), 1.6666666, rtol=1e-6)
+    assert float(m.result()) == 0.25 and [float(v) for v in m.variables] == [0.25, 1.0]
+    with pytest.raises(ValueError, match="corresponding 1:1 to MeanSquaredError"):
+        m.stateless_result([1.0])

@@ -27,6 +27,7 @@ the labels and predictions.
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 
 import numpy as np
@@ -286,6 +287,46 @@ class Metric:
     def reset_states(self):
         """Keras 2's name for :meth:`reset_state`."""
         self.reset_state()
+
+    # --- Keras 3's stateless API: the state comes in and goes out as values ---------------------
+
+    def stateless_update_state(self, metric_variables, *args, **kwargs):
+        """The values the variables would hold after ``update_state(*args, **kwargs)`` from the
+        values ``metric_variables``; the metric's own state is left as it was."""
+        with self._holding(metric_variables):
+            self.update_state(*args, **kwargs)
+            return [v.read_value() for v in self.variables]
+
+    def stateless_result(self, metric_variables):
+        """``result()`` of the state ``metric_variables``; the metric's own state is untouched."""
+        with self._holding(metric_variables):
+            return self.result()
+
+    def stateless_reset_state(self):
+        """The values the variables would hold after ``reset_state()``; the state is untouched."""
+        with self._holding(None):
+            self.reset_state()
+            return [v.read_value() for v in self.variables]
+
+    @contextlib.contextmanager
+    def _holding(self, values):
+        """Runs the block with the variables set to ``values`` (None: as they are), then puts
+        back what they held: tfunc's stand-in for Keras's ``StatelessScope``."""
+        variables = self.variables
+        if values is not None and len(values) != len(variables):
+            raise ValueError(
+                "Argument `metric_variables` must be a list of tensors corresponding 1:1 to "
+                f"{type(self).__name__}().variables. Received list with length {len(values)}, but expected "
+                f"{len(variables)} variables."
+            )
+        saved = [v.read_value() for v in variables]
+        try:
+            for v, value in zip(variables, values or ()):
+                v.assign(value)
+            yield
+        finally:
+            for v, value in zip(variables, saved):
+                v.assign(value)
 
     def __call__(self, *args, **kwargs):
         """``update_state(*args, **kwargs)``, then the result."""
