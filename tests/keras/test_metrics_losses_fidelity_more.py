@@ -264,3 +264,50 @@ def test_stateless_metric_api_leaves_the_state_alone():
     assert float(m.result()) == 0.25 and [float(v) for v in m.variables] == [0.25, 1.0]
     with pytest.raises(ValueError, match="corresponding 1:1 to MeanSquaredError"):
         m.stateless_result([1.0])
+
+
+def _sym_data():
+    rng = np.random.RandomState(0)
+    yt = (rng.rand(6, 4) > 0.5).astype("float32")
+    yp, sw = rng.rand(6, 4).astype("float32"), rng.rand(6).astype("float32")
+    return yt, yp, sw, np.eye(4, dtype="float32")[rng.randint(0, 4, 6)], rng.randint(0, 4, 6).astype("int32")
+
+
+def _unknown(a):
+    return tf.TensorSpec([None] * a.ndim, a.dtype)
+
+
+def test_losses_traced_with_unknown_dimensions():
+    yt, yp, sw, onehot, _ = _sym_data()
+    # TF 2.21 gives 0.59907645 (tfunc: "label_smoothing needs a static number of classes").
+    cce = losses.CategoricalCrossentropy(label_smoothing=0.1)
+    f = tf.function(
+        lambda a, b, w: cce(a, b, sample_weight=w), input_signature=[_unknown(onehot), _unknown(yp), _unknown(sw)]
+    )
+    np.testing.assert_allclose(float(f(onehot, yp, sw)), 0.59907645, rtol=1e-5)
+    # TF 2.21 gives 0.20313561 (tfunc squeezed the unknown weight axis and failed at run time).
+    dice = losses.Dice()
+    f = tf.function(
+        lambda a, b, w: dice(a, b, sample_weight=w), input_signature=[_unknown(yt), _unknown(yp), _unknown(sw)]
+    )
+    np.testing.assert_allclose(float(f(yt, yp, sw)), 0.20313561, rtol=1e-5)
+
+
+@pytest.mark.parametrize(
+    "make, sparse, expected",
+    [
+        # TF 2.21 gives these (tfunc refused an unknown number of classes).
+        (lambda: metrics.Precision(top_k=2), False, 0.6592319),
+        (lambda: metrics.SparseTopKCategoricalAccuracy(k=2), True, 0.28313822),
+    ],
+)
+def test_top_k_metrics_traced_with_unknown_dimensions(make, sparse, expected):
+    yt, yp, sw, _, labels = _sym_data()
+    y = labels if sparse else yt
+    m = make()
+    f = tf.function(
+        lambda a, b, w: m.update_state(a, b, sample_weight=w), input_signature=[_unknown(y), _unknown(yp), _unknown(sw)]
+    )
+    f(y, yp, sw)
+    f(y[:3], yp[:3], sw[:3])
+    np.testing.assert_allclose(float(m.result()), expected, rtol=1e-5)

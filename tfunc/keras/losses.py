@@ -229,8 +229,8 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     y_true, y_pred = _prepare(y_true, y_pred)
     if label_smoothing:
         n = y_true.shape[-1]
-        if n is None:
-            raise ValueError("label_smoothing needs a static number of classes.")
+        if n is None:  # traced with an unknown number of classes: read at run time, as Keras
+            n = math_ops.cast(array_ops.shape(y_true)[-1], y_true.dtype)
         y_true = y_true * (1.0 - float(label_smoothing)) + float(label_smoothing) / n
     if y_true.shape.rank is not None and y_true.shape.rank < 1:
         raise ValueError(
@@ -588,7 +588,7 @@ def _weighted_reduce(losses, sample_weight, reduction):
         lr, wr = losses.shape.rank, sw.shape.rank
         per_sample = False  # weights of whole samples for losses with more axes (not Keras's rule)
         if lr is not None and wr is not None and wr != 0:
-            if wr == lr + 1 and sw.shape[-1] in (1, None):
+            if wr == lr + 1 and sw.shape[-1] == 1:  # (an unknown size is not squeezed, as Keras)
                 if lr == 1:  # Keras's squeeze_or_expand_to_same_rank: (n,) losses become (n, 1)
                     losses = array_ops.expand_dims(losses, -1)
                 else:

@@ -481,10 +481,8 @@ def sparse_categorical_accuracy(y_true, y_pred):
 def _in_top_k(targets, predictions, k):
     """``tf.math.in_top_k``: whether the target class is among the ``k`` largest predictions
     (classes tied with the k-th largest count as in the top k)."""
-    depth = predictions.shape[-1]
-    if depth is None:
-        raise ValueError("top-k accuracy needs a known number of classes (the last axis of y_pred).")
-    hot = math_ops.cast(array_ops.one_hot(math_ops.cast(targets, D.int32), depth, dtype=D.int32), D.bool)
+    classes = creation_ops.range(array_ops.shape(predictions)[-1])  # (known at run time only, maybe)
+    hot = math_ops.equal(array_ops.expand_dims(math_ops.cast(targets, D.int32), -1), classes)
     low = convert_to_tensor(np.finfo(predictions.dtype.as_numpy_dtype).min, dtype=predictions.dtype)
     target_value = reduction_ops.reduce_max(math_ops.where(hot, predictions, low), axis=-1, keepdims=True)
     above = reduction_ops.reduce_sum(math_ops.cast(math_ops.greater(predictions, target_value), D.int32), axis=-1)
@@ -849,11 +847,9 @@ def _parse_thresholds(thresholds, default):
 def _filter_top_k(x, k):
     """Keeps the ``k`` largest values of the last axis (ties go to the lower index, as
     ``tf.math.top_k`` picks them) and sets the others to ``NEG_INF``."""
-    n = x.shape[-1]
-    if n is None:
-        raise ValueError("top_k needs a known size of the last axis of y_pred.")
+    index = creation_ops.range(array_ops.shape(x)[-1])  # (the size may be known at run time only)
     xi, xj = array_ops.expand_dims(x, -1), array_ops.expand_dims(x, -2)  # [..., i, j]
-    earlier = convert_to_tensor(np.tril(np.ones((n, n), dtype=bool), -1))  # j < i
+    earlier = math_ops.less(array_ops.expand_dims(index, 0), array_ops.expand_dims(index, 1))  # j < i
     ahead = math_ops.logical_or(math_ops.greater(xj, xi), math_ops.logical_and(math_ops.equal(xj, xi), earlier))
     rank = reduction_ops.reduce_sum(math_ops.cast(ahead, D.int32), axis=-1)
     return math_ops.where(math_ops.less(rank, k), x, NEG_INF)
