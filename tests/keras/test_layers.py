@@ -40,9 +40,10 @@ def test_build_runs_once_on_first_call_with_the_input_shape():
 def test_add_weight_tracks_weights_names_and_trainability():
     layer = Scale(name="scale")
     layer(tf.ones([1, 4]))
-    assert [w.name for w in layer.trainable_weights] == ["scale/w:0"]
-    assert [w.name for w in layer.non_trainable_weights] == ["scale/frozen:0"]
-    assert [w.name for w in layer.weights] == ["scale/w:0", "scale/frozen:0"]
+    # Keras 3: a weight's name is the name given, its path the layer's scope and that name
+    assert [w.name for w in layer.trainable_weights] == ["w"]
+    assert [w.name for w in layer.non_trainable_weights] == ["frozen"]
+    assert [w.path for w in layer.weights] == ["scale/w", "scale/frozen"]
     assert layer.trainable_variables == layer.trainable_weights and layer.variables == layer.weights
     layer.trainable = False
     assert layer.trainable_weights == [] and len(layer.non_trainable_weights) == 2
@@ -87,11 +88,12 @@ def test_sublayers_are_tracked_in_assignment_order():
 
     b = Block()
     b(tf.ones([1, 4]))
-    assert [w.name for w in b.trainable_weights] == [
-        "zz_first/kernel:0",
-        "zz_first/bias:0",
-        "aa_second/kernel:0",
-        "aa_second/bias:0",
+    prefix = b.name  # Keras 3: sublayers called in the block's call are under its path
+    assert [w.path for w in b.trainable_weights] == [
+        f"{prefix}/zz_first/kernel",
+        f"{prefix}/zz_first/bias",
+        f"{prefix}/aa_second/kernel",
+        f"{prefix}/aa_second/bias",
     ]
     b.trainable = False
     assert b.trainable_weights == [] and not b.first.trainable
@@ -213,11 +215,8 @@ def test_lstm_cell_weights_follow_keras():
     assert kernel.shape == (5, 12) and recurrent.shape == (3, 12) and bias.shape == (12,)
     np.testing.assert_array_equal(bias, np.r_[np.zeros(3), np.ones(3), np.zeros(6)])  # unit_forget_bias
     np.testing.assert_allclose(recurrent @ recurrent.T, np.eye(3), atol=1e-5)  # orthogonal rows
-    assert [w.name for w in cell.weights] == [
-        f"{cell.name}/kernel:0",
-        f"{cell.name}/recurrent_kernel:0",
-        f"{cell.name}/bias:0",
-    ]
+    assert [w.name for w in cell.weights] == ["kernel", "recurrent_kernel", "bias"]
+    assert [w.path for w in cell.weights] == [f"{cell.name}/{n}" for n in ("kernel", "recurrent_kernel", "bias")]
     no_forget = layers.LSTMCell(2, unit_forget_bias=False)
     no_forget(tf.zeros([1, 1]), no_forget.get_initial_state(batch_size=1))
     np.testing.assert_array_equal(no_forget.bias.numpy(), np.zeros(8))

@@ -22,12 +22,8 @@ def test_batch_normalization_training_updates_moving_statistics():
     x = RNG.normal(2.0, 3.0, size=(8, 5)).astype(np.float32)
     bn = layers.BatchNormalization(momentum=0.9, epsilon=1e-3)
     y = bn(x, training=True).numpy()
-    assert [w.name for w in bn.weights] == [
-        f"{bn.name}/gamma:0",
-        f"{bn.name}/beta:0",
-        f"{bn.name}/moving_mean:0",
-        f"{bn.name}/moving_variance:0",
-    ]
+    assert [w.name for w in bn.weights] == ["gamma", "beta", "moving_mean", "moving_variance"]
+    assert [w.path for w in bn.weights] == [f"{bn.name}/{w.name}" for w in bn.weights]
     assert len(bn.trainable_weights) == 2 and len(bn.non_trainable_weights) == 2
     np.testing.assert_allclose(y, (x - x.mean(0)) / np.sqrt(x.var(0) + 1e-3), rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(bn.moving_mean.numpy(), 0.1 * x.mean(0), rtol=1e-5)

@@ -545,7 +545,7 @@ def hostile(tmp_path, edit):
                 f["layers/dense/vars"].__delitem__("0"),
                 f["layers/dense/vars"].create_dataset("0", shape=(10**6, 10**6), dtype="f4", chunks=(1, 1)),
             ),
-            r"variable 0 \('dense_\d+/kernel:0'\) has shape \(3, 2\) in the model, but the file holds shape "
+            r"variable 0 \('(\w+/)?dense_\d+/kernel'\) has shape \(3, 2\) in the model, but the file holds shape "
             r"\(1000000, 1000000\)",
         ),
     ],
@@ -598,7 +598,7 @@ def test_an_interrupted_save_keeps_the_previous_file(tmp_path, monkeypatch):
 
     def failing(v):
         target = real(v)
-        if "dense_" in v.name and v.name.endswith("bias:0"):
+        if "dense_" in v.path and v.path.endswith("bias"):
             target.read = lambda: (_ for _ in ()).throw(KeyboardInterrupt())
         return target
 

@@ -42,6 +42,7 @@ from .models import Model, Sequential
 from .optimizers import Optimizer
 from .regularizers import Regularizer
 from .variables import KerasVariable as Variable
+from .variables import name_scope
 
 __all__ = [
     "activations",
@@ -76,4 +77,5 @@ __all__ = [
     "Regularizer",
     "Sequential",
     "Variable",
+    "name_scope",
 ]

@@ -43,7 +43,8 @@ _BASE_OPTIONS = (
 
 
 def _var_label(var) -> str:
-    name = var.name
+    """A variable's unique label: a Keras weight's path ('dense/kernel'), else its name without ':0'."""
+    name = getattr(var, "path", None) or var.name
     return name[:-2] if name.endswith(":0") else name
 
 

@@ -140,7 +140,7 @@ def _assign(variable, value) -> None:
 
 def _variable_target(v) -> _Target:
     return _Target(
-        v.name,
+        getattr(v, "path", v.name),  # a Keras weight's path ('dense/kernel'), else a variable's name
         v.shape.as_list(),
         v.dtype.as_numpy_dtype,
         read=lambda: np.asarray(v.numpy()),
@@ -238,7 +238,7 @@ def _lazy_slot(opt, var, slot, trainable) -> _Target:
         raise AssertionError("a slot that does not exist yet is never saved")
 
     shape, dtype = opt._slot_spec(slot, var)  # Adafactor's factored slots differ from the variable's
-    return _Target(f"{slot}/{var.name}", shape, dtype.as_numpy_dtype, read=read, write=write)
+    return _Target(f"{slot}/{getattr(var, 'path', var.name)}", shape, dtype.as_numpy_dtype, read=read, write=write)
 
 
 def _slot_groups(opt) -> list:

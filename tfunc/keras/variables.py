@@ -5,7 +5,13 @@ As in Keras 3, a weight made with ``autocast=True`` (the default) reads as the s
 dtype while a ``'mixed_float16'`` layer runs: ``tf.matmul(x, self.kernel)`` in a custom layer's
 ``call`` gets a float16 kernel, and the gradient flows back through the cast to the float32
 variable. Outside any scope, and for ``autocast=False`` weights, a read gives the variable's own
-dtype. ``value`` is a property (Keras 3's), ``path`` the weight's ``'<layer>/<name>'``.
+dtype. ``value`` is a property (Keras 3's).
+
+Names and paths are Keras 3's: a weight's ``name`` is the name it was given (``'kernel'``), its
+``path`` the name scopes it was made in and that name (``'mha/query/kernel'``): a layer opens its
+scope (:class:`name_scope`) while it builds and calls, under the path where it was first opened,
+so a sublayer built by its parent is ``'<parent>/<sublayer>'``.  The underlying variable keeps
+TensorFlow's full name (``'mha/query/kernel:0'``).
 """
 
 from __future__ import annotations
@@ -46,6 +52,59 @@ def autocast_scope(dtype):
         yield
     finally:
         _state.dtype = outer
+
+
+class name_scope:
+    """Keras 3's ``keras.name_scope``: ``name`` (no ``'/'``) added to the path of the variables
+    made inside.  With ``caller`` (a layer), a scope of the same name and caller just inside is
+    not opened again, and the layer's ``_parent_path`` (where it was first opened) replaces the
+    enclosing path (``override_parent``)."""
+
+    def __init__(self, name, caller=None, deduplicate=True, override_parent=None):
+        if not isinstance(name, str) or "/" in name:
+            raise ValueError(
+                f"Argument `name` must be a string and cannot contain character `/`. Received: name={name}"
+            )
+        self.name = name
+        self.caller = caller
+        self.deduplicate = deduplicate
+        if override_parent is None and deduplicate and getattr(caller, "_parent_path", None) is not None:
+            override_parent = caller._parent_path
+        self.override_parent = override_parent
+        self._pop_on_exit = False
+
+    def __enter__(self):
+        stack = _scope_stack()
+        if self.deduplicate and stack and self.caller is not None:
+            top = stack[-1]
+            if top.caller is self.caller and top.name == self.name:
+                return self
+        stack.append(self)
+        self._pop_on_exit = True
+        return self
+
+    def __exit__(self, *exc):
+        if self._pop_on_exit:
+            _scope_stack().pop()
+            self._pop_on_exit = False
+
+
+def _scope_stack() -> list:
+    stack = getattr(_state, "scopes", None)
+    if stack is None:
+        stack = _state.scopes = []
+    return stack
+
+
+def current_path() -> str:
+    """The names of the open scopes, joined by ``'/'`` (a scope's ``override_parent`` restarts
+    the path there)."""
+    parts: list = []
+    for scope in getattr(_state, "scopes", ()):
+        if scope.override_parent is not None:
+            parts = [p for p in scope.override_parent.split("/") if p]
+        parts.append(scope.name)
+    return "/".join(parts)
 
 
 class KerasVariable(Variable):
@@ -89,10 +148,19 @@ class KerasVariable(Variable):
                     f"Received: initializer={initializer} and shape={shape}"
                 )
             initializer = initializers.get(initializer)(tuple(shape), dtype=dtype or "float32")
+        if name is None:
+            name = "variable"
+        if not isinstance(name, str) or "/" in name:
+            raise ValueError(
+                f"Argument `name` must be a string and cannot contain character `/`. Received: name={name}"
+            )
+        parent = current_path()
+        self._keras_name = name
+        self._path = f"{parent}/{name}" if parent else name
         super().__init__(
             initializer,
             trainable=trainable,
-            name=name,
+            name=self._path,
             dtype=dtype,
             shape=shape,
             synchronization=_SYNCHRONIZATIONS[synchronization],
@@ -104,9 +172,18 @@ class KerasVariable(Variable):
         self.aggregation, self.synchronization = aggregation, synchronization
 
     @property
+    def name(self) -> str:
+        """The name the weight was given (``'kernel'``), as Keras 3's."""
+        return self._keras_name
+
+    @property
     def path(self) -> str:
-        """``'<layer>/<name>'``, Keras 3's unique path of the weight."""
-        return self._name[:-2]
+        """Keras 3's path of the weight: its scopes and name (``'dense/kernel'``)."""
+        return self._path
+
+    def __repr__(self):
+        shape = tuple(self.shape.as_list())
+        return f"<Variable path={self.path}, shape={shape}, dtype={self.dtype.name}, value={self.numpy()}>"
 
     def _as_tensor(self):
         value = self.read_value()
@@ -124,16 +201,17 @@ class KerasVariable(Variable):
         copy = KerasVariable(
             self.numpy(),
             trainable=self._trainable,
-            name=self._name[:-2],
+            name=self._keras_name,
             dtype=self._dtype,
             autocast=self.autocast,
             aggregation=self.aggregation,
             synchronization=self.synchronization,
             constraint=self.constraint,
         )
+        copy._path, copy._name = self._path, self._name  # the same path, wherever it is copied
         copy.regularizer = self.regularizer
         copy.overwrite_with_gradient = self.overwrite_with_gradient
         return copy
 
 
-__all__ = ["KerasVariable", "autocast_scope", "autocast_dtype"]
+__all__ = ["KerasVariable", "autocast_scope", "autocast_dtype", "current_path", "name_scope"]

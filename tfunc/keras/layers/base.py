@@ -195,7 +195,8 @@ def _recording_build(build):
     def recording_build(self, *args, **kwargs):
         if args or kwargs:
             self._tfunc_build_shape = args[0] if args else next(iter(kwargs.values()))
-        return build(self, *args, **kwargs)
+        with self._open_name_scope():  # weights and sublayers built here get the layer's path
+            return build(self, *args, **kwargs)
 
     recording_build._tfunc_records_shape = True
     return recording_build
@@ -575,15 +576,16 @@ class Layer(Module):
                     f"The initializer of weight {name!r} of layer {self.name!r} returned shape "
                     f"{tuple(value.shape.as_list())}, expected {tuple(shape)}."
                 )
-            var = _variables.KerasVariable(
-                value,
-                trainable=trainable,
-                name=f"{self.name}/{name}",
-                dtype=dt,
-                constraint=_constraints.get(constraint),  # applied by the optimizers
-                autocast=autocast,
-                aggregation=aggregation,
-            )
+            with self._open_name_scope():
+                var = _variables.KerasVariable(
+                    value,
+                    trainable=trainable,
+                    name=name,
+                    dtype=dt,
+                    constraint=_constraints.get(constraint),  # applied by the optimizers
+                    autocast=autocast,
+                    aggregation=aggregation,
+                )
         var.regularizer = _regularizers.get(regularizer)  # read by ``losses``; None for most weights
         var.overwrite_with_gradient = bool(overwrite_with_gradient)
         self._tfunc_weights.append(var)
@@ -864,9 +866,15 @@ class Layer(Module):
                     f"{expected}, found shape={tuple(shapes.as_list())}"
                 )
         self._tfunc_build_shape = shapes
-        with init_scope():
+        with init_scope(), self._open_name_scope():
             self.build(shapes)
         self.built = True
+
+    def _open_name_scope(self):
+        """The layer's name scope (Keras 3's): under the path where it was first opened."""
+        if self.__dict__.get("_parent_path") is None:
+            self._parent_path = _variables.current_path()
+        return _variables.name_scope(self.name, caller=self)
 
     def _convert_inputs(self, inputs):
         compute = self._tfunc_compute if self.autocast and self._tfunc_compute.is_floating else None
@@ -915,9 +923,10 @@ class Layer(Module):
         try:
             scope = self._tfunc_autocast_scope()
             if scope is _NO_SCOPE:
-                outputs = self._call_fn()(inputs, *args, **kwargs)
+                with self._open_name_scope():
+                    outputs = self._call_fn()(inputs, *args, **kwargs)
             else:
-                with _variables.autocast_scope(scope):
+                with _variables.autocast_scope(scope), self._open_name_scope():
                     outputs = self._call_fn()(inputs, *args, **kwargs)
             if self.activity_regularizer is not None:
                 self._tfunc_add_activity_losses(outputs)

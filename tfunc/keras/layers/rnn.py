@@ -1022,6 +1022,7 @@ class SimpleRNN(_CellRNN):
     ):
         cell = SimpleRNNCell(
             units,
+            name="simple_rnn_cell",  # Keras's fixed name (not made unique): weight paths '<rnn>/simple_rnn_cell/kernel'
             activation=activation,
             use_bias=use_bias,
             kernel_initializer=kernel_initializer,
@@ -1089,6 +1090,7 @@ class LSTM(_CellRNN):
     ):
         cell = LSTMCell(
             units,
+            name="lstm_cell",  # Keras's fixed name (not made unique): weight paths '<rnn>/lstm_cell/kernel'
             activation=activation,
             recurrent_activation=recurrent_activation,
             use_bias=use_bias,
@@ -1159,6 +1161,7 @@ class GRU(_CellRNN):
     ):
         cell = GRUCell(
             units,
+            name="gru_cell",  # Keras's fixed name (not made unique): weight paths '<rnn>/gru_cell/kernel'
             activation=activation,
             recurrent_activation=recurrent_activation,
             use_bias=use_bias,
