@@ -287,3 +287,14 @@ def test_tuple_returns_the_tensors():
     assert [t.numpy().tolist() for t in out] == [1, 2.0]
     traced = tf.function(lambda: tuple_([tf.constant(1), None]))()
     assert int(traced[0]) == 1 and traced[1] is None
+
+
+def test_constant_of_a_tensor_does_not_cast():
+    # TF 2.21: TypeError "Expected tensor [1 2] with dtype tf.float32, but got dtype tf.int32.";
+    # the same dtype is fine; a variable from a float32 variable with dtype float64 is a ValueError
+    with pytest.raises(TypeError, match="Expected tensor"):
+        tf.constant(tf.constant([1, 2]), dtype=tf.float32)
+    assert tf.constant(tf.constant([1, 2]), dtype=tf.int32).numpy().tolist() == [1, 2]
+    with pytest.raises(ValueError, match="Incompatible type conversion"):
+        tf.Variable(tf.Variable(1.0), dtype=tf.float64)
+    assert tf.Variable(tf.Variable(1.0), dtype=tf.float32).dtype == tf.float32

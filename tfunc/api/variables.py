@@ -125,6 +125,16 @@ def variable_creation_scope(function=None):
         _creation_scopes.pop()
 
 
+def _check_same_dtype(initial: Variable, dtype) -> None:
+    """A variable made from another one keeps its dtype: a different ``dtype`` is refused (as
+    TensorFlow refuses it) rather than converted."""
+    if dtype is not None and D.as_dtype(dtype) is not initial.dtype:
+        raise ValueError(
+            f"Incompatible type conversion requested to type {D.as_dtype(dtype).name} for `tf.Variable of type "
+            f"{initial.dtype.name}`."
+        )
+
+
 def _declared_shape(shape, initial_shape):
     """The variable's shape: ``shape`` when given (unknown dims let the value's shape change),
     which the initial value must fit, as in TensorFlow."""
@@ -242,6 +252,7 @@ class Variable:
         else:
             with eager_scope():
                 if isinstance(initial_value, Variable):
+                    _check_same_dtype(initial_value, dtype)
                     initial_value = initial_value.numpy()
                 value = convert_to_tensor(initial_value, dtype=dtype)
                 if isinstance(value, EagerTensor):

@@ -19,7 +19,6 @@ from ..core import dtypes as _dtypes
 from ..core.context import ctx
 from ..core.shapes import TensorShape, to_tuple
 from ..ops.array import stack_op
-from ..ops.math import cast_op
 from .dispatch import call
 from .tensor import EagerTensor, Tensor
 
@@ -134,11 +133,9 @@ def to_array(value, dtype=None, shape=None):
     """Returns (array, DType) for a Python/NumPy value, placed on the current backend."""
     dt = None if dtype is None else _dtypes.as_dtype(dtype)
     if isinstance(value, EagerTensor):
-        arr, vdt = value._value, value._dtype
-        if dt is not None and dt is not vdt:
-            c = call(cast_op, (value,), {"dtype": dt})
-            arr, vdt = c._value, c._dtype
-        return _reshape(arr, shape, vdt), vdt
+        if dt is not None and dt is not value._dtype:  # as TensorFlow: constant() does not cast a tensor
+            raise TypeError(f"Expected tensor {value.numpy()} with dtype {dt!r}, but got dtype {value._dtype!r}.")
+        return _reshape(value._value, shape, value._dtype), value._dtype
     if dt is None:
         dt = _dtypes.infer_dtype(value)
     if dt.is_string:
