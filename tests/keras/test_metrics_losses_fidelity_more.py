@@ -311,3 +311,25 @@ def test_top_k_metrics_traced_with_unknown_dimensions(make, sparse, expected):
     f(y, yp, sw)
     f(y[:3], yp[:3], sw[:3])
     np.testing.assert_allclose(float(m.result()), expected, rtol=1e-5)
+
+
+def test_metric_variables_are_named_and_pathed_as_keras_3():
+    # TF 2.21: name 'true_positives', path 'myauc/true_positives' (tfunc gave 'myauc/true_positives:0', no path).
+    m = metrics.AUC(name="myauc")
+    assert (m.variables[0].name, m.variables[0].path) == ("true_positives", "myauc/true_positives")
+
+    class Counter(metrics.Metric):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.c = self.add_variable((), "zeros", name="c")
+
+    assert [(v.name, v.path) for v in Counter(name="my_metric").variables] == [("c", "my_metric/c")]
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+    model.compile("sgd", "mse", metrics=["mae"])
+    model.fit(np.ones((4, 3)), np.ones((4, 1)), verbose=0)
+    assert [v.path for v in model.metrics_variables] == [
+        "loss/total",
+        "loss/count",
+        "mean_absolute_error/total",
+        "mean_absolute_error/count",
+    ]

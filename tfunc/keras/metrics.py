@@ -185,17 +185,31 @@ class _MetricVariable(Variable):
     ``"sum"``), so ``result()`` covers every replica.  As Keras 3's variables, it reports the
     Keras names (``aggregation == "sum"``, ``synchronization == "on_read"``), and ``assign_add``
     and ``assign_sub`` outside ``run`` assign ``value + delta``: a metric updated in the
-    cross-replica context adds to the combined total."""
+    cross-replica context adds to the combined total. Its ``name`` is the one it was given
+    (``'true_positives'``) and its ``path`` is under the metric's name
+    (``'auc/true_positives'``), as Keras 3's."""
 
-    def __init__(self, value, aggregation, **kwargs):
+    def __init__(self, value, aggregation, keras_name, path, **kwargs):
         super().__init__(
             value,
             trainable=False,
             synchronization=VariableSynchronization.ON_READ,
             aggregation=_metric_aggregation(aggregation),
+            name=path,
             **kwargs,
         )
         self.aggregation, self.synchronization = aggregation, "on_read"
+        self._keras_name, self._path = keras_name, path
+
+    @property
+    def name(self) -> str:
+        """The name the variable was given (``'total'``), as Keras 3's."""
+        return self._keras_name
+
+    @property
+    def path(self) -> str:
+        """Keras 3's path: the metric's name, then the variable's (``'mean/total'``)."""
+        return self._path
 
     def _in_own_dtype(self, value):
         """``value`` cast to the variable's dtype, as Keras's variables cast what they are given
@@ -265,7 +279,9 @@ class Metric:
         init = _initializers.get(initializer if initializer is not None else "zeros")
         with init_scope():
             value = convert_to_tensor(init(shape, dtype=dt), dtype=dt)
-            var = _MetricVariable(value, aggregation, name=f"{self.name}/{name or 'variable'}", dtype=dt)
+            name = name or "variable"
+            path = f"{self.name.replace('/', '>')}/{name}"  # as Keras's name_scope of the metric
+            var = _MetricVariable(value, aggregation, name, path, dtype=dt)
         self._variables.append(var)
         return var
 
