@@ -13,7 +13,6 @@ import inspect
 from .. import backend as _backend
 from ..api.custom_gradient import custom_gradient
 from ..api.variables import Variable
-from ..autodiff.function_grad import call_with_tape
 from ..core import nest
 from ..core.context import ctx
 from ..core.specs import TensorSpec
@@ -205,11 +204,7 @@ class LoadedConcreteFunction(ConcreteFunction):
         """Runs on values already bound to the parameters, recorded on active tapes."""
         if self._gradient is not None and (ctx.graph is not None or any(t._recording for t in ctx.tapes)):
             return self._pack_tensors(self._gradient.call(self.flat_tensor_inputs(values)))
-        if ctx.tapes and ctx.graph is None:
-            outs = call_with_tape(self, self.flat_tensor_inputs(values))
-            if outs is not None:
-                return self._pack_tensors(outs)
-        return self._call_bound(values)
+        return self._call_bound(values)  # which records the call on eager tapes
 
     def __call__(self, *args, **kwargs):
         values, generic = self._bind_any(args, kwargs)
