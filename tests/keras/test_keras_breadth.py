@@ -70,7 +70,7 @@ def test_rmse_and_mape_with_sample_weights(in_function):
         expected = finish((np.sum(per_sample * SW) + per_sample[0]) / (SW.sum() + 1.0))
         assert float(result) == pytest.approx(expected, rel=1e-5)
     np.testing.assert_allclose(metrics.mape(Y_TRUE, Y_PRED).numpy(), ape, rtol=1e-5)
-    assert metrics.get("mape") is metrics.mean_absolute_percentage_error
+    assert isinstance(metrics.get("mape"), metrics.MeanAbsolutePercentageError)
     assert isinstance(metrics.get("RootMeanSquaredError"), metrics.RootMeanSquaredError)
     assert metrics.RootMeanSquaredError.from_config(metrics.RootMeanSquaredError().get_config()).name == (
         "root_mean_squared_error"

@@ -104,7 +104,7 @@ def test_reductions_and_sample_weight(rng):
     )
     np.testing.assert_allclose(losses.MeanSquaredError(reduction="sum")(y_true, y_pred).numpy(), per.sum(), rtol=1e-5)
     np.testing.assert_allclose(losses.MeanSquaredError(reduction="none")(y_true, y_pred).numpy(), per, rtol=1e-5)
-    with pytest.raises(ValueError, match="Invalid Reduction"):
+    with pytest.raises(ValueError, match="Invalid value for argument `reduction`"):
         losses.MeanSquaredError(reduction="average")
 
 
