@@ -258,10 +258,11 @@ def test_reduce_lr_on_plateau_asks_the_metric_its_direction():
     x, y = data()
     labels = (x[:, 0] > 0).astype(np.float32)
     model = keras.Sequential([keras.Input(shape=(3,)), layers.Dense(1, activation="sigmoid")])
-    model.compile(optimizer=keras.optimizers.SGD(0.5), loss="binary_crossentropy", metrics=[keras.metrics.AUC()])
-    reduce = callbacks.ReduceLROnPlateau(monitor="auc", factor=0.5, patience=1)
+    auc = keras.metrics.AUC()  # named 'auc', or 'auc_<n>' after others (names are unique, as Keras's)
+    model.compile(optimizer=keras.optimizers.SGD(0.5), loss="binary_crossentropy", metrics=[auc])
+    reduce = callbacks.ReduceLROnPlateau(monitor=auc.name, factor=0.5, patience=1)
     aucs = [0.7031, 0.7344, 0.6875, 0.75, 0.75]  # the curve Keras 3 answers with [0.5, 0.5, 0.5, 0.25, 0.25]
-    history = model.fit(x, labels, epochs=5, callbacks=[scripted("auc", aucs), reduce], verbose=0)
+    history = model.fit(x, labels, epochs=5, callbacks=[scripted(auc.name, aucs), reduce], verbose=0)
     np.testing.assert_allclose(history.history["learning_rate"], [0.5, 0.5, 0.5, 0.25, 0.25], rtol=1e-6)
     with pytest.raises(ValueError, match="isn't able to automatically determine"):
         model.fit(x, labels, epochs=1, callbacks=[callbacks.ReduceLROnPlateau(monitor="score")], verbose=0)
