@@ -93,3 +93,12 @@ def test_dtypes_module_has_cast_and_complex():
     assert tf.dtypes.cast(tf.constant([1.7]), tf.int32).numpy().tolist() == [1]
     z = tf.dtypes.complex(tf.constant([1.0]), tf.constant([2.0]))
     assert z.dtype == tf.complex64 and z.numpy().tolist() == [1 + 2j]
+
+
+def test_negative_dimension_is_refused():
+    # TF 2.21: ValueError "Dimension -1 must be >= 0" for TensorShape and TensorSpec alike
+    with pytest.raises(ValueError, match="Dimension -1 must be >= 0"):
+        S([-1, 2])
+    with pytest.raises(ValueError, match="Dimension -1 must be >= 0"):
+        tf.TensorSpec([-1, 2])
+    assert tf.reshape(tf.zeros([2, 3]), [-1]).shape == S([6])  # an op's shape argument reads -1

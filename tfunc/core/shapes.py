@@ -16,6 +16,7 @@ __all__ = [
     "TensorShape",
     "as_shape",
     "broadcast_shapes",
+    "check_no_negative_dims",
     "shape_is_subtype",
     "shape_common_supertype",
     "shapes_compatible",
@@ -40,9 +41,18 @@ def _dim(d) -> Optional[int]:
         raise TypeError(f"Dimension value must be an integer, got {d!r}.")
     if i < 0:
         if i == -1:
-            return None  # TensorSpec(shape=[-1]) means unknown, as in TensorFlow
+            return None  # an op's shape argument (reshape(x, [-1])): unknown
         raise ValueError(f"Dimension {i} must be >= 0.")
     return i
+
+
+def check_no_negative_dims(dims) -> None:
+    """ValueError for a -1 among ``dims`` (the list or tuple a TensorShape or TensorSpec is
+    made from), which :func:`to_tuple` would read as unknown."""
+    if isinstance(dims, (list, tuple)):
+        for d in dims:
+            if isinstance(d, int) and d < 0:
+                raise ValueError(f"Dimension {d} must be >= 0")
 
 
 def to_tuple(shape) -> Shape:
@@ -143,7 +153,12 @@ class TensorShape:
     __slots__ = ("_dims",)
 
     def __init__(self, dims=None):
+        """``dims``: a list or tuple of ints and Nones, a TensorShape, an int, or None (unknown
+        rank).  A -1 is refused, as TensorFlow refuses it (only op shape arguments such as
+        ``reshape(x, [-1])`` read it as unknown)."""
         self._dims = to_tuple(dims)
+        if self._dims is not None and None in self._dims:
+            check_no_negative_dims(dims)
 
     @classmethod
     def _from_tuple(cls, dims: Shape) -> "TensorShape":

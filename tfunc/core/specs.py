@@ -16,6 +16,7 @@ from .context import ctx
 from .shapes import (
     Shape,
     TensorShape,
+    check_no_negative_dims,
     format_shape,
     shape_common_supertype,
     shape_is_subtype,
@@ -59,6 +60,8 @@ class TensorSpec:
 
     def __init__(self, shape=None, dtype=_dtypes.float32, name=None):
         self._shape = to_tuple(shape)
+        if self._shape is not None and None in self._shape:
+            check_no_negative_dims(shape)
         self._dtype = _dtypes.as_dtype(dtype)
         self._name = name
 
