@@ -30,6 +30,7 @@ from ...api import (
 from ...api import (
     custom_gradient as _custom_gradient,
 )
+from ...api.tensor_array import TensorArray
 from ...autodiff.forward_accumulator import ForwardAccumulator
 from ...core import dtypes as D
 from ...core import nest
@@ -133,8 +134,9 @@ def fori_loop(lower, upper, body_fun, init_val):
 
 def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
     """JAX's scan: ``f(carry, x) -> (carry, y)`` over the leading axis of ``xs`` (or ``length``
-    steps with x None); returns (final carry, stacked ys).  The steps are unrolled (each one
-    traced inside a ``tf.function``), so the length must be known while tracing."""
+    steps with x None); returns (final carry, stacked ys).  A length known while tracing
+    unrolls the steps; one known only at run time (an unknown leading dimension inside a
+    ``tf.function``) makes one graph loop, as Keras's TensorFlow backend."""
     if xs is None:
         if length is None:
             raise ValueError("scan needs `xs` or `length`.")
@@ -142,7 +144,9 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
         step = lambda c, _x: f(c, None)  # noqa: E731
     else:
         xs_, step = xs, f
-    n = int(convert_to_tensor(_first(xs_)).shape[0] if length is None else length)
+    n = convert_to_tensor(_first(xs_)).shape[0] if length is None else int(length)
+    if n is None:
+        return _scan_loop(step, init, xs_, reverse)
     if n == 0:
         raise ValueError("scan over zero steps: the ys' structure is unknown.")
     carry, ys = init, []
@@ -156,6 +160,35 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
     if ys[0] is None:  # Keras's unwritten outputs: zeros shaped as the carry, one per step
         return carry, nest.map_structure(lambda c: _zeros_steps(n, c), init)
     return carry, _stack(ys)
+
+
+def _scan_loop(step, init, xs, reverse):
+    """``scan`` as one graph loop over a leading axis whose length is known only at run time.
+    The ys are written to TensorArrays made before ``step`` is traced, so they take the carry's
+    structure and dtypes (Keras's TensorFlow backend has the same constraint); a None y is
+    zeros shaped as the carry."""
+    leaves = [convert_to_tensor(t) for t in nest.flatten(xs)]
+    n = array_ops.shape(leaves[0])[0]
+    inputs = [TensorArray(t.dtype, size=n).unstack(t) for t in leaves]
+    carry0 = [convert_to_tensor(c) for c in nest.flatten(init)]
+    outputs = [TensorArray(c.dtype, size=n) for c in carry0]
+
+    def body(k, carry, *arrays):
+        i = n - 1 - k if reverse else k
+        x = nest.pack_sequence_as(xs, [a.read(i) for a in inputs])
+        new, y = step(nest.pack_sequence_as(init, list(carry)), x)
+        new = [convert_to_tensor(c) for c in nest.flatten(new)]
+        ys = [creation_ops.zeros_like(c) for c in new] if y is None else nest.flatten(y)
+        if len(ys) != len(arrays):
+            raise ValueError(
+                f"scan over a length known only at run time needs ys shaped as the carry (as Keras): "
+                f"f returned {len(ys)} y tensors for {len(arrays)} carry tensors."
+            )
+        return (k + 1, tuple(new), *[a.write(i, v) for a, v in zip(arrays, ys)])
+
+    result = control_flow_ops.while_loop(lambda k, *_: k < n, body, (0, tuple(carry0), *outputs))
+    carry = nest.pack_sequence_as(init, list(result[1]))
+    return carry, nest.pack_sequence_as(init, [a.stack() for a in result[2:]])
 
 
 def _zeros_steps(n, like):
@@ -654,14 +687,19 @@ def _reshape(t, dims):
 
 def associative_scan(f, elems, reverse=False, axis=0):
     """The running combination of ``elems`` along ``axis`` under the associative ``f``: entry i
-    is ``f(...f(e0, e1)..., ei)`` (from the end with ``reverse``).  The axis's length must be
-    known while tracing."""
+    is ``f(...f(e0, e1)..., ei)`` (from the end with ``reverse``).  A length known while
+    tracing unrolls the combinations; one known only at run time makes one graph loop."""
     if not callable(f):
         raise TypeError(f"`f` should be a callable. Received: f={f}")
     flat = [convert_to_tensor(e) for e in nest.flatten(elems)]
     n = flat[0].shape[axis]
-    if n is None or any(e.shape[axis] != n for e in flat[1:]):
-        raise ValueError("associative_scan needs every element's `axis` of one length known while tracing.")
+    if n is None or any(e.shape[axis] is None for e in flat[1:]):
+        return _associative_scan_loop(f, elems, flat, reverse, axis)
+    if any(e.shape[axis] != n for e in flat[1:]):
+        raise ValueError(
+            f"associative_scan needs every element of one length along axis {axis}, "
+            f"got {[e.shape[axis] for e in flat]}."
+        )
     if n == 0:  # nothing to combine: the (empty) elements as they are
         return nest.pack_sequence_as(elems, flat)
 
@@ -676,3 +714,37 @@ def associative_scan(f, elems, reverse=False, axis=0):
     if reverse:
         steps.reverse()
     return nest.map_structure(lambda *parts: array_ops.concat(list(parts), axis), *steps)
+
+
+def _associative_scan_loop(f, elems, flat, reverse, axis):
+    """``associative_scan`` over an axis whose length is known only at run time: one graph loop
+    combining one slice (of length 1 along ``axis``, as ``f`` sees in the unrolled case) at a
+    time; an empty axis gives the elements back."""
+    rank = flat[0].shape.rank
+    if rank is None:
+        raise ValueError("associative_scan needs its elements' rank known while tracing.")
+    axis = axis % rank
+    if reverse:
+        flat = [array_composites.reverse(e, [axis]) for e in flat]
+    n = array_ops.shape(flat[0])[axis]
+
+    def at(i):
+        index = array_ops.reshape(i, [1])
+        return nest.pack_sequence_as(elems, [array_ops.gather(e, index, axis=axis) for e in flat])
+
+    def scanned():
+        first = nest.flatten(at(0))
+        steps = [TensorArray(e.dtype, size=n).write(0, array_ops.squeeze(e, [axis])) for e in first]
+
+        def body(i, carry, *arrays):
+            new = nest.flatten(f(nest.pack_sequence_as(elems, list(carry)), at(i)))
+            return (i + 1, tuple(new), *[a.write(i, array_ops.squeeze(v, [axis])) for a, v in zip(arrays, new)])
+
+        result = control_flow_ops.while_loop(lambda i, *_: i < n, body, (1, tuple(first), *steps))
+        perm = [*range(1, axis + 1), 0, *range(axis + 1, rank)]  # the step axis back in place
+        return [array_ops.transpose(a.stack(), perm) for a in result[2:]]
+
+    out = control_flow_ops.cond(n > 0, scanned, lambda: flat)
+    if reverse:
+        out = [array_composites.reverse(e, [axis]) for e in out]
+    return nest.pack_sequence_as(elems, list(out))

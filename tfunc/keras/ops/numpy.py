@@ -845,9 +845,29 @@ def array_split(x, indices_or_sections, axis=0):
     t = convert_to_tensor(x)
     if not isinstance(indices_or_sections, int):
         return split(t, indices_or_sections, axis=axis)
-    n = int(t.shape[axis])
-    q, r = divmod(n, indices_or_sections)
+    n = t.shape[axis]
+    if n is None:
+        return _array_split_at_run_time(t, indices_or_sections, axis)
+    q, r = divmod(int(n), indices_or_sections)
     return array_ops.split(t, [q + 1] * r + [q] * (indices_or_sections - r), axis=axis)
+
+
+def _array_split_at_run_time(t, sections, axis):
+    """``array_split`` of an axis whose length is known only at run time: ``sections`` slices,
+    their bounds computed from that length (NumPy's split; Keras's TensorFlow backend gives one
+    piece here, as its list-times-tensor size arithmetic collapses to the whole length)."""
+    if sections <= 0:
+        raise ValueError(f"array_split needs a positive number of sections, got {sections}.")
+    n = array_ops.shape(t)[axis]
+    q, r = n // sections, n % sections
+    lead = (slice(None),) * axis if axis >= 0 else (Ellipsis,)
+    trail = () if axis >= 0 else (slice(None),) * (-axis - 1)
+    pieces = []
+    for j in range(sections):
+        start = j * q + math_ops.minimum(j, r)
+        stop = start + q + math_ops.cast(j < r, n.dtype)
+        pieces.append(t[(*lead, slice(start, stop), *trail)])
+    return pieces
 
 
 def tile(x, repeats):
