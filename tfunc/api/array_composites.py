@@ -33,6 +33,7 @@ from .array_ops import (
     shape,
     shape_list,
     squeeze,
+    stack,
     tile,
     transpose,
 )
@@ -190,8 +191,10 @@ def tensordot(a, b, axes, name=None):
     """Sums products over ``axes`` (an int N: a's last N against b's first N; or two lists of
     axes), the remaining axes of ``a`` then of ``b`` forming the result."""
     a, b = convert_to_tensor(a), convert_to_tensor(b)
-    ra, rb = _known_rank(a, "tensordot"), _known_rank(b, "tensordot")
     given = _axes_value(axes)
+    if a.shape.rank is None or b.shape.rank is None:
+        return _tensordot_at_run_time(a, b, given)
+    ra, rb = a.shape.rank, b.shape.rank
     if isinstance(given, int):
         if given < 0 or given > min(ra, rb):
             raise ValueError(f"tensordot: axes must be an int in [0, {min(ra, rb)}] or two lists, got {axes!r}.")
@@ -207,6 +210,50 @@ def tensordot(a, b, axes, name=None):
         sb[j] = sa[i]
     out = [c for k, c in enumerate(sa) if k not in a_axes] + [c for k, c in enumerate(sb) if k not in b_axes]
     return einsum(f"{''.join(sa)},{''.join(sb)}->{''.join(out)}", a, b)
+
+
+def _tensordot_at_run_time(a, b, given):
+    """tensordot of inputs whose rank is known only at run time, as TensorFlow builds it: the
+    contracted axes moved last in ``a`` and first in ``b``, both reshaped to matrices, one
+    matmul, and the free dimensions of ``a`` then ``b`` restored."""
+    rank_a, rank_b = shape(shape(a))[0], shape(shape(b))[0]
+    if isinstance(given, int):
+        if given < 0:
+            raise ValueError(f"tensordot: axes must be a non-negative int or two lists, got {given!r}.")
+        a_axes, b_axes = tf_range(rank_a - given, rank_a), tf_range(given)
+    else:
+        a_axes, b_axes = (
+            m.floormod(convert_to_tensor(np.reshape(ax, [-1]).astype(np.int32)), rank)
+            for ax, rank in ((given[0], rank_a), (given[1], rank_b))
+        )
+    free_a, free_b = _other_axes(rank_a, a_axes), _other_axes(rank_b, b_axes)
+    free_a_dims, free_b_dims = gather(shape(a), free_a), gather(shape(b), free_b)
+    inner = r.reduce_prod(gather(shape(a), a_axes))
+    a2 = reshape(_flat_transpose(a, concat([free_a, a_axes], 0)), stack([r.reduce_prod(free_a_dims), inner]))
+    b2 = reshape(_flat_transpose(b, concat([b_axes, free_b], 0)), stack([inner, r.reduce_prod(free_b_dims)]))
+    return reshape(matmul(a2, b2), concat([free_a_dims, free_b_dims], 0))
+
+
+def _flat_transpose(x, perm):
+    """The elements of ``transpose(x, perm)`` in row-major order, flat, for a ``perm`` known
+    only at run time (the transpose op needs it while tracing): each output position's
+    multi-index, from the output strides, read back through ``x``'s strides.  Built from
+    gather, so its gradient is a scatter."""
+    dims = shape(x)
+    out_dims = gather(dims, perm)
+    in_strides = r.cumprod(dims, exclusive=True, reverse=True)
+    out_strides = r.cumprod(out_dims, exclusive=True, reverse=True)
+    pos = expand_dims(tf_range(r.reduce_prod(dims)), 1)
+    index = m.floormod(m.floordiv(pos, out_strides), out_dims)  # [size, rank]
+    source = r.reduce_sum(index * gather(in_strides, perm), axis=1)
+    return gather(reshape(x, [-1]), source)
+
+
+def _other_axes(rank, axes):
+    """The axes in ``range(rank)`` that are not in ``axes``, in order (int32 tensors)."""
+    every = tf_range(rank)
+    keep = r.reduce_all(m.not_equal(expand_dims(every, 1), expand_dims(axes, 0)), axis=1)
+    return boolean_mask(every, keep)
 
 
 def _axes_value(axes):

@@ -15,10 +15,11 @@ from ..eager.convert import convert_alike, convert_to_tensor
 from ..eager.dispatch import call
 from ..ops import linalg as L
 from ..ops.infer import normalize_axis
-from . import band_diagonals, math_ops, reduction_ops, run_time_axis
-from .array_ops import _static_int, expand_dims, reshape, shape, squeeze, stack, transpose, unstack
-from .creation_ops import eye, zeros_like
+from . import band_diagonals, debugging_ops, math_ops, reduction_ops, run_time_axis
+from .array_ops import _static_int, concat, expand_dims, gather, reshape, shape, squeeze, stack, transpose, unstack
+from .control_flow_ops import cond
 from .creation_ops import range as range_
+from .creation_ops import zeros_like
 from .indexed_slices import IndexedSlices
 from .nn_ops import matmul
 
@@ -119,7 +120,37 @@ def diag_part(input, name=None, k=0, padding_value=0, align="RIGHT_LEFT"):
     x = convert_to_tensor(input)
     if _is_zero(k):
         return call(L.matrix_diag_part_op, (x,))
+    if x.shape.rank is None or None in x.shape.as_list()[-2:]:
+        return _diag_part_at_run_time(x, k, padding_value, align)
     return band_diagonals.diag_part(x, k, padding_value, align)
+
+
+def _diag_part_at_run_time(x, k, padding_value, align):
+    """diag_part of a band ``k`` from matrices whose size is known only at run time: the
+    packing of :mod:`tfunc.api.band_diagonals` (each diagonal a row, short ones padded on the
+    side ``align`` says) computed as index tensors, then one gather and a ``where``."""
+    k0, k1 = band_diagonals._band(k)
+    if align not in ("LEFT_RIGHT", "LEFT_LEFT", "RIGHT_LEFT", "RIGHT_RIGHT"):
+        raise ValueError(f"diag_part: align must be LEFT_RIGHT, LEFT_LEFT, RIGHT_LEFT or RIGHT_RIGHT, got {align!r}.")
+    dims = shape(x)
+    rows, cols = dims[-2], dims[-1]
+    d = expand_dims(k1 - range_(k1 - k0 + 1), 1)  # the diagonals, top one first: [nd, 1]
+    zero = math_ops.cast(0, D.int32)
+    length = math_ops.minimum(rows + math_ops.minimum(d, zero), cols - math_ops.maximum(d, zero))
+    debugging_ops.assert_positive(
+        reduction_ops.reduce_min(length), message=f"diag_part: the band k=({k0}, {k1}) lies outside the matrices"
+    )
+    max_len = reduction_ops.reduce_max(length)
+    left_super, left_sub = (side == "LEFT" for side in align.split("_"))
+    left = math_ops.logical_or(math_ops.logical_and(left_super, d >= 0), math_ops.logical_and(left_sub, d <= 0))
+    step = expand_dims(range_(max_len), 0) - math_ops.where(left, zero, max_len - length)
+    valid = math_ops.logical_and(step >= 0, step < length)
+    step = math_ops.maximum(math_ops.minimum(step, length - 1), zero)  # padding reads entry 0
+    index = (step + math_ops.maximum(-d, zero)) * cols + step + math_ops.maximum(d, zero)
+    flat = reshape(x, concat([dims[:-2], expand_dims(rows * cols, 0)], 0))
+    values = gather(flat, index, axis=-1)
+    out = math_ops.where(valid, values, math_ops.cast(convert_to_tensor(padding_value), x.dtype))
+    return out[..., 0, :] if k0 == k1 else out
 
 
 def diag(diagonal, name=None, k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_LEFT"):
@@ -148,10 +179,22 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
     """Swaps the last two axes (conjugating complex entries with ``conjugate=True``)."""
     x = convert_to_tensor(a)
     rank = x.shape.rank
-    if rank is None or rank < 2:
-        raise ValueError(f"matrix_transpose needs a tensor of known rank >= 2, got shape {x.shape}.")
+    if rank is None:
+        return _matrix_transpose_of_unknown_rank(x, conjugate)
+    if rank < 2:
+        raise ValueError(f"matrix_transpose needs a tensor of rank >= 2, got shape {x.shape}.")
     perm = list(range(rank - 2)) + [rank - 1, rank - 2]
     return transpose(x, perm, conjugate=conjugate)
+
+
+def _matrix_transpose_of_unknown_rank(x, conjugate):
+    """matrix_transpose of a tensor whose rank is known only at run time (the transpose op
+    needs its permutation while tracing): the batch flattened into one axis, the last two
+    swapped, the batch restored."""
+    dims = shape(x)
+    stacked = reshape(x, concat([[-1], dims[-2:]], 0))
+    swapped = transpose(stacked, [0, 2, 1], conjugate=conjugate)
+    return reshape(swapped, concat([dims[:-2], dims[-1:], dims[-2:-1]], 0))
 
 
 def adjoint(matrix, name=None):
@@ -335,12 +378,15 @@ def cholesky_solve(chol, rhs, name=None):
     return triangular_solve(chol, y, lower=True, adjoint=True)
 
 
-def _default_tolerance(a, dtype, factor):
-    """factor * max(m, n) * eps of ``a``'s matrices (static sizes)."""
-    m, n = a.shape[-2:]
-    if m is None or n is None:
-        raise ValueError("pinv and matrix_rank need matrices of known size (or an explicit tolerance).")
-    return factor * max(m, n) * float(np.finfo(dtype.real_dtype.as_numpy_dtype).eps)
+def _default_tolerance(a, factor, size=max):
+    """factor * size(m, n) * eps of ``a``'s matrices: a Python float when their sizes are
+    known while tracing, else a scalar tensor computed from the run-time shape."""
+    eps = float(np.finfo(a.dtype.real_dtype.as_numpy_dtype).eps)
+    m, n = a.shape[-2:] if a.shape.rank is not None else (None, None)
+    if m is not None and n is not None:
+        return factor * size(m, n) * eps
+    reduce = reduction_ops.reduce_max if size is max else reduction_ops.reduce_min
+    return factor * eps * math_ops.cast(reduce(shape(a)[-2:]), a.dtype.real_dtype)
 
 
 def pinv(a, rcond=None, validate_args=False, name=None):
@@ -348,7 +394,7 @@ def pinv(a, rcond=None, validate_args=False, name=None):
     the largest count as 0 (default 10 * max(m, n) * eps, as TensorFlow)."""
     a = convert_to_tensor(a)
     if rcond is None:
-        rcond = _default_tolerance(a, a.dtype, 10.0)
+        rcond = _default_tolerance(a, 10.0)
     s, u, v = svd(a)
     cutoff = convert_to_tensor(rcond, dtype=s.dtype) * reduction_ops.reduce_max(s, axis=-1, keepdims=True)
     s = math_ops.where(s > cutoff, s, convert_to_tensor(np.inf, dtype=s.dtype))  # 1 / inf: dropped
@@ -361,26 +407,40 @@ def matrix_rank(a, tol=None, validate_args=False, name=None):
     a = convert_to_tensor(a)
     s = svd(a, compute_uv=False)
     if tol is None:
-        tol = _default_tolerance(a, a.dtype, 1.0) * reduction_ops.reduce_max(s, axis=-1, keepdims=True)
+        tol = _default_tolerance(a, 1.0) * reduction_ops.reduce_max(s, axis=-1, keepdims=True)
     else:
         tol = convert_to_tensor(tol, dtype=s.dtype)
     return reduction_ops.reduce_sum(math_ops.cast(s > tol, D.int32), axis=-1)
 
 
 def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
-    """Least squares (ridge with ``l2_regularizer``) solutions by the normal equations through
-    Cholesky, TensorFlow's ``fast=True`` path: (A^H A + l2 I)^-1 A^H B for tall A, and
-    A^H (A A^H + l2 I)^-1 B for wide A."""
-    if not fast:
-        raise ValueError("lstsq: fast=False (the complete orthogonal decomposition) is not supported.")
+    """Least squares solutions of ``matrix @ X = rhs``.  ``fast=True`` (TensorFlow's default):
+    ridge with ``l2_regularizer`` by the normal equations through Cholesky, (A^H A + l2 I)^-1
+    A^H B for tall A and A^H (A A^H + l2 I)^-1 B for wide A (chosen at run time when the
+    sizes are unknown while tracing).  ``fast=False``: the minimum-norm solution, also for
+    rank-deficient A, ignoring ``l2_regularizer`` as TensorFlow does."""
     a, b = convert_alike(matrix, rhs)
+    if not fast:
+        # TensorFlow's complete orthogonal decomposition drops directions below
+        # min(m, n) * eps of the largest; the SVD pseudo-inverse with that cutoff matches it
+        return matmul(pinv(a, rcond=_default_tolerance(a, 1.0, min)), b)
+    l2 = convert_to_tensor(l2_regularizer, dtype=a.dtype)
     m, n = a.shape[-2:] if a.shape.rank is not None else (None, None)
-    if m is None or n is None:
-        raise ValueError("lstsq needs matrices of known size.")
-    tall = m >= n
+    if m is not None and n is not None:
+        return _lstsq_normal_equations(a, b, l2, m >= n)
+    dims = shape(a)
+    return cond(
+        dims[-2] >= dims[-1],
+        lambda: _lstsq_normal_equations(a, b, l2, True),
+        lambda: _lstsq_normal_equations(a, b, l2, False),
+    )
+
+
+def _lstsq_normal_equations(a, b, l2, tall: bool):
+    """lstsq's fast path for a tall (``m >= n``) or a wide ``a``: the smaller Gram matrix plus
+    ``l2`` on its diagonal, solved through its Cholesky factor."""
     gram = matmul(a, a, adjoint_a=True) if tall else matmul(a, a, adjoint_b=True)
-    k = n if tall else m
-    gram = gram + convert_to_tensor(l2_regularizer, dtype=a.dtype) * eye(k, dtype=a.dtype)
+    gram = set_diag(gram, diag_part(gram) + l2)
     chol = cholesky(gram)
     if tall:
         return cholesky_solve(chol, matmul(a, b, adjoint_a=True))

@@ -48,7 +48,7 @@ from .creation_ops import zeros_like
 from .math_composites import divide_no_nan
 from .math_ops import cast, conj, exp, greater_equal, log1p, rsqrt, squared_difference, where
 from .pooling_ops import window_arg
-from .reduction_ops import reduce_mean, reduce_sum
+from .reduction_ops import reduce_logsumexp, reduce_mean, reduce_sum
 
 # --- matmul ----------------------------------------------------------------
 
@@ -200,13 +200,25 @@ def softmax_cross_entropy_with_logits(labels=None, logits=None, axis=-1, name=No
         labels = broadcast_to(labels, shape(logits))
     rank = logits.shape.rank
     if rank is None and axis != -1:
-        raise ValueError("softmax_cross_entropy_with_logits: an axis other than -1 needs logits of known rank.")
+        return _softmax_cross_entropy_along(labels, logits, int(axis))
     ax = normalize_axis(int(axis), rank, "softmax_cross_entropy_with_logits") if rank else -1
     if rank and ax != rank - 1:  # the op works along the last axis
         perm = [d for d in range(rank) if d != ax] + [ax]
         logits, labels = transpose(logits, perm), transpose(labels, perm)
     loss, _ = call(softmax_cross_entropy_op, (logits, labels))
     return loss
+
+
+def _softmax_cross_entropy_along(labels, logits, axis: int):
+    """softmax_cross_entropy_with_logits along ``axis`` of logits of unknown rank (the op
+    works on the last axis, and moving ``axis`` there needs the rank): sum(labels * (lse -
+    logits)), with ``lse = logsumexp(logits)`` entering once more outside the sum so that the
+    logits gradient is the op's softmax(logits) - labels, and the labels gradient
+    -log_softmax(logits), also for labels that do not sum to one."""
+    lse = reduce_logsumexp(logits, axis=axis, keepdims=True)
+    frozen = stop_gradient(lse)
+    loss = reduce_sum(labels * (frozen - logits), axis=axis)
+    return loss + squeeze(lse - frozen, [axis])
 
 
 def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):

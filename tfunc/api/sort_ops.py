@@ -10,9 +10,9 @@ from ..core import dtypes as D
 from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import call
 from ..ops.infer import normalize_axis
-from ..ops.sorting import argsort_op, searchsorted_op, sort_op, top_k_op, unique_op
+from ..ops.sorting import argsort_op, searchsorted_op, sort_op, take_along_axis_op, top_k_op, unique_op
 from . import debugging_ops, math_ops
-from .array_ops import _static_int
+from .array_ops import _static_int, concat, reshape, shape
 
 
 def _direction(direction) -> bool:
@@ -56,16 +56,36 @@ def top_k(input, k=1, sorted=True, index_type=D.int32, name=None):
     if known is not None:
         return TopKV2(*call(top_k_op, (x,), dict(attrs, k=known)))
     # k known only at run time: every entry in order, then the first k of them
-    n = x.shape[-1] if x.shape.rank else None
-    if n is None:
-        raise ValueError(f"top_k: a k known only at run time needs the last dimension known, got shape {x.shape}.")
     k = convert_to_tensor(k)
+    n = x.shape[-1] if x.shape.rank else None
     debugging_ops.assert_non_negative(k, message="top_k: k must be non-negative")
     debugging_ops.assert_less_equal(
-        k, math_ops.cast(n, k.dtype), message=f"top_k: input must have at least k columns ({n})"
+        k,
+        math_ops.cast(shape(x)[-1] if n is None else n, k.dtype),
+        message="top_k: input must have at least k columns",
     )
-    values, indices = call(top_k_op, (x,), dict(attrs, k=n, sorted=True))
-    return TopKV2(values[..., :k], indices[..., :k])
+    if n is not None:
+        values, indices = call(top_k_op, (x,), dict(attrs, k=n, sorted=True))
+        return TopKV2(values[..., :k], indices[..., :k])
+    return _top_k_sorted_rows(x, k, attrs["index_type"])
+
+
+def _top_k_sorted_rows(x, k, index_type):
+    """``top_k`` with the row length known only at run time: a stable descending argsort of
+    each last-axis row (the order of the top_k kernel), its first ``k`` indices, and the
+    values gathered there (gather's gradient is top_k's).  An input of unknown rank is
+    sorted as the rows of its last axis."""
+    if x.shape.rank is not None:
+        rows, axis = x, x.shape.rank - 1
+    else:
+        rows, axis = reshape(x, concat([[-1], shape(x)[-1:]], 0)), 1
+    order = call(argsort_op, (rows,), {"axis": axis, "descending": True, "dtype": D.as_dtype(index_type)})
+    indices = order[..., :k]
+    values = call(take_along_axis_op, (rows, indices), {"axis": axis})
+    if x.shape.rank is not None:
+        return TopKV2(values, indices)
+    out_shape = concat([shape(x)[:-1], shape(indices)[-1:]], 0)
+    return TopKV2(reshape(values, out_shape), reshape(indices, out_shape))
 
 
 Unique = collections.namedtuple("Unique", ["y", "idx"])  # TensorFlow's result type
