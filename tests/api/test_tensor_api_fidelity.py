@@ -298,3 +298,12 @@ def test_constant_of_a_tensor_does_not_cast():
     with pytest.raises(ValueError, match="Incompatible type conversion"):
         tf.Variable(tf.Variable(1.0), dtype=tf.float64)
     assert tf.Variable(tf.Variable(1.0), dtype=tf.float32).dtype == tf.float32
+
+
+@pytest.mark.parametrize("dtype", [tf.int8, tf.uint8, tf.uint16, tf.uint32, tf.uint64])
+def test_index_tensor_dtype_is_checked(dtype):
+    # TF 2.21: int16/int32/int64 index; int8 and the unsigned dtypes are a TypeError
+    x = tf.range(5)
+    assert int(x[tf.constant(1, tf.int16)]) == 1
+    with pytest.raises(TypeError, match="valid indices"):
+        x[tf.constant(1, dtype)]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core import dtypes as D
 from ..core.errors import InvalidArgumentError
 from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import call
@@ -18,6 +19,9 @@ from ..ops.slicing import VALID_INDICES, strided_slice_op
 from ..tracing.symbolic import constant_value
 from . import math_ops
 from .array_ops import _static_ints
+
+# the dtypes of tensors TensorFlow takes as an index (not int8 nor the unsigned ones)
+_INDEX_DTYPES = (D.int16, D.int32, D.int64)
 
 
 def parse_key(key):
@@ -40,7 +44,7 @@ def parse_key(key):
         if getattr(type(v), "_is_tfunc_variable", False):  # x[step]: the variable's value now
             v = convert_to_tensor(v)
         if isinstance(v, Tensor):
-            if not v.dtype.is_integer or (v.shape.rank not in (0, None)):
+            if v.dtype not in _INDEX_DTYPES or (v.shape.rank not in (0, None)):
                 raise TypeError(f"{VALID_INDICES}, got {v!r}")
             if isinstance(v, EagerTensor):
                 return int(v)
