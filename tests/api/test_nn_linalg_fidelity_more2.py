@@ -176,3 +176,15 @@ def test_det_and_cholesky_gradients_with_unknown_rank(op):
     assert np.allclose(got, traced(grad, [None, None])(spd()).numpy(), rtol=1e-5)
     want = {"det": WANT_DET_GRAD, "cholesky": WANT_CHOL_GRAD}[op]
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6)
+
+
+def test_triangular_solve_with_a_zero_on_the_diagonal_divides_by_it():
+    a = np.array([[2.0, 0, 0], [1, 0, 0], [3, 1, 4]], np.float32)
+    b = np.array([[2.0, 1], [1, -1], [3, 0]], np.float32)
+    forward = [[1.0, 0.5], [np.nan, -np.inf], [np.nan, np.inf]]  # TF 2.21: no invertibility check
+    backward = [[-np.inf, np.inf], [np.inf, -np.inf], [0.75, 0.0]]  # TF 2.21
+    solve = tf.function(tf.linalg.triangular_solve)
+    for lower, adjoint, want in [(True, False, forward), (True, True, backward), (False, False, backward)]:
+        m = a if lower else a.T
+        for got in (tf.linalg.triangular_solve(m, b, lower=lower, adjoint=adjoint), solve(m, b, lower, adjoint)):
+            np.testing.assert_array_equal(got.numpy(), want)

@@ -489,11 +489,35 @@ def _triangle(xp, a, lower):
     return xp.tril(a) if lower else xp.triu(a)
 
 
-@_linalg_error("matrix_triangular_solve", "Input matrix is not invertible.")
 def _triangular_solve_impl(xp, a, b, lower, adjoint):
-    """Solves with only the lower (or upper) triangle of ``a``, as TensorFlow reads it."""
+    """Solves with only the lower (or upper) triangle of ``a``, as TensorFlow reads it.  As
+    TensorFlow's kernel, it does not check invertibility: a zero on the diagonal gives
+    inf/NaN by substitution (LAPACK's solve would refuse the matrix)."""
     t = _triangle(xp, a, lower)
-    return _batched_solve(xp, _adjoint(xp, t) if adjoint else t, b, "matrix_triangular_solve")
+    t = _adjoint(xp, t) if adjoint else t
+    if a.size and a.ndim >= 2 and a.shape[-1] == a.shape[-2] and bool((xp.diagonal(a, 0, -2, -1) == 0).any()):
+        return _substitute(xp, t, b, lower != adjoint)
+    return _batched_solve(xp, t, b, "matrix_triangular_solve")
+
+
+def _substitute(xp, t, b, lower):
+    """Forward (``lower``) or back substitution with the triangular ``t``, row by row, in IEEE
+    arithmetic: a zero pivot divides by zero instead of raising."""
+    n = t.shape[-1]
+    if b.ndim < 2 or b.shape[-2] != n:
+        raise InvalidArgumentError(
+            f"matrix_triangular_solve: matrix {format_shape(t.shape)} and rhs {format_shape(b.shape)} do not have "
+            "the same number of rows."
+        )
+    batch = np.broadcast_shapes(t.shape[:-2], b.shape[:-2])
+    t = xp.broadcast_to(t, batch + t.shape[-2:])
+    x = xp.array(xp.broadcast_to(b, batch + b.shape[-2:]))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for i in range(n) if lower else range(n - 1, -1, -1):
+            done = slice(0, i) if lower else slice(i + 1, n)
+            rest = t[..., i : i + 1, done] @ x[..., done, :]
+            x[..., i : i + 1, :] = (x[..., i : i + 1, :] - rest) / t[..., i : i + 1, i : i + 1]
+    return x
 
 
 def _solve_ref(a, b, adjoint, lower=None):
