@@ -287,6 +287,9 @@ def from_numpy(npdtype) -> DType:
     return as_dtype(npdtype)
 
 
+_PY_LEAVES = frozenset((int, float, _builtins.bool, str, bytes, complex))
+
+
 def _int_like_python(item) -> DType:
     """A NumPy integer inside a Python sequence, read as TensorFlow reads it there: as a Python
     int (int32, or int64 when a value is past int32), not by its NumPy dtype."""
@@ -300,7 +303,9 @@ def _infer_sequence(seq) -> DType:
     stack = [seq]
     while stack:
         item = stack.pop()
-        if isinstance(item, (list, tuple, range)):
+        if item.__class__ in _PY_LEAVES:  # the common case first: no isinstance probes
+            kinds.add(infer_dtype(item))
+        elif isinstance(item, (list, tuple, range)):
             stack.extend(item)
         elif isinstance(item, (np.ndarray, np.generic)) and item.dtype.kind in "iu":
             kinds.add(_int_like_python(item))
