@@ -188,3 +188,18 @@ def test_triangular_solve_with_a_zero_on_the_diagonal_divides_by_it():
         m = a if lower else a.T
         for got in (tf.linalg.triangular_solve(m, b, lower=lower, adjoint=adjoint), solve(m, b, lower, adjoint)):
             np.testing.assert_array_equal(got.numpy(), want)
+
+
+def test_pool_valid_with_dilations():
+    x = (np.arange(2 * 7 * 6 * 2, dtype=np.float32).reshape(2, 7, 6, 2) % 11) - 3
+    pool = tf.function(lambda x, kind: tf.nn.pool(x, [2, 3], kind, padding="VALID", dilations=[2, 2]))
+    top = pool(x, "MAX").numpy()  # TF 2.21: shape (2, 5, 2, 2), sum 262
+    assert top.shape == (2, 5, 2, 2) and top.sum() == 262
+    np.testing.assert_array_equal(top[0, :, :, 0], [[7, 7], [6, 6], [7, 7], [6, 6], [7, 7]])
+    mean = pool(x, "AVG").numpy()  # TF 2.21: sum 77.66667
+    np.testing.assert_allclose(mean.sum(), 77.66667, rtol=1e-6)
+    np.testing.assert_allclose(mean[0, :2, :, 0], [[2.0, 2.1666667], [1.1666666, 1.3333334]], rtol=1e-6)
+    with pytest.raises(ValueError, match="strides > 1"):  # TF 2.21 refuses strides with dilations
+        tf.nn.pool(x, [2, 2], "MAX", strides=[2, 2], padding="VALID", dilations=[2, 2])
+    with pytest.raises(ValueError, match="'SAME' padding"):
+        tf.nn.pool(x, [2, 2], "MAX", padding="SAME", dilations=[2, 2])

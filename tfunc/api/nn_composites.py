@@ -6,6 +6,8 @@ the registered ops they are made of."""
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 
 from ..core.errors import InvalidArgumentError
@@ -273,9 +275,38 @@ def pool(input, window_shape, pooling_type, strides=None, padding="VALID", data_
             "`strides` > `window_shape` not supported due to inconsistency between CPU and GPU implementations. "
             f"Received: strides={list(st)} and window_shape={list(window_shape)}"
         )
-    if dilations is not None and max(window_arg(dilations, rank, "dilations", "pool")) > 1:
-        raise ValueError(f"tfunc nn.pool does not support dilations > 1, got dilations={dilations!r}.")
+    dil = window_arg(dilations, rank, "dilations", "pool") if dilations is not None else (1,) * rank
+    if max(dil) > 1:
+        return _dilated_pool(x, list(window_shape), dil, pooling_type, st, padding, data_format)
     return kinds[pooling_type](x, list(window_shape), st, padding, data_format)
+
+
+def _dilated_pool(x, window, dilations, pooling_type, strides, padding, data_format):
+    """pool with dilations > 1 (VALID, stride 1, channels last, as TensorFlow allows): the
+    max or mean of the window's shifted views of ``x``, one strided slice per window offset,
+    so the gradient is that of slicing, max and add."""
+    if max(strides) > 1:
+        raise ValueError(
+            "`strides > 1` not supported in conjunction with `dilation_rate > 1`. "
+            f"Received: strides={list(strides)} and dilation_rate={list(dilations)}"
+        )
+    if padding != "VALID":
+        raise ValueError(
+            "pooling with 'SAME' padding is not implemented for `dilation_rate` > 1. "
+            f"Received: padding={padding} and dilation_rate={list(dilations)}"
+        )
+    if data_format not in (None, "NWC", "NHWC", "NDHWC"):
+        raise ValueError(f"tfunc nn.pool with dilations > 1 supports channels-last data only, got {data_format!r}.")
+    sizes = shape_list(x)[1:-1]
+    views = []
+    for offsets in itertools.product(*(range(k) for k in window)):
+        index = [slice(None)]
+        for o, d, k, n in zip(offsets, dilations, window, sizes):
+            index.append(slice(o * d, n - (k - 1 - o) * d))
+        views.append(x[tuple(index + [slice(None)])])
+    if pooling_type == "MAX":
+        return functools.reduce(m.maximum, views)
+    return m.add_n(views) / len(views)
 
 
 def _block(x, block_size, data_format, fn):
