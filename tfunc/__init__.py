@@ -77,7 +77,8 @@ from .api.array_ops import (
     unstack,
 )
 from .api.clip_ops import clip_by_global_norm, clip_by_norm, clip_by_value
-from .api.context_ops import control_dependencies, executing_eagerly, group, name_scope, no_op
+from .api.context_ops import control_dependencies, executing_eagerly, get_current_name_scope, group, name_scope, no_op
+from .api.context_ops import tuple_ as _tuple
 from .api.control_flow_ops import cond, while_loop
 from .api.creation_ops import eye, fill, linspace, ones, ones_like, range, zeros, zeros_like
 from .api.custom_gradient import custom_gradient, grad_pass_through
@@ -204,7 +205,8 @@ from .core.dtypes import (
 )
 from .core.shapes import TensorShape
 from .core.specs import TensorSpec
-from .eager.convert import constant, convert_to_tensor, is_tensor
+from .eager.convert import constant, is_tensor
+from .eager.convert import convert_to_tensor_v2 as convert_to_tensor
 from .eager.dlpack import from_dlpack
 from .eager.tensor import Tensor
 from .function.concrete import ConcreteFunction
@@ -213,7 +215,7 @@ from .keras import initializers, optimizers  # tf.initializers, tf.optimizers: K
 from .module import Module
 from .tracing.func_graph import FuncGraph as Graph
 from .tracing.func_graph import inside_function, is_symbolic_tensor
-from .tracing.symbolic import constant_value as get_static_value
+from .tracing.symbolic import get_static_value
 
 # Choose the device now (and let its backend register its kernels): TFUNC_BACKEND=cupy
 # without a GPU fails here, with one line saying why.
@@ -279,6 +281,8 @@ __all__ = [
     "from_dlpack",
     "newaxis",
     "get_static_value",
+    "get_current_name_scope",
+    "tuple",
     # ops
     "bitcast",
     "broadcast_to",
@@ -461,3 +465,6 @@ __all__ = [
 
 # ``tf.experimental``: the names of TensorFlow's experimental namespace that tfunc has
 experimental = _SimpleNamespace(Optional=data.experimental.Optional)
+
+# ``tf.tuple``, bound last: inside this module ``tuple`` stays the builtin until here
+tuple = _tuple  # noqa: A001 - TensorFlow's name

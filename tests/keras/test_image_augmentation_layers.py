@@ -140,7 +140,7 @@ def test_training_outputs_keep_shape_and_range_and_repeat_with_the_seed(name, da
         made = [RANDOM[name]() for _ in range(3)]  # the same seed: the same draws, as Keras's
         for layer in made:
             layer.data_format = data_format
-        traced = tf.function(lambda a: made[1](a))
+        traced = tf.function(lambda a, layer=made[1]: layer(a))
         outs.append([made[0](x).numpy(), traced(x).numpy(), made[2](x[0]).numpy()])
     eager, traced, single = outs[0]
     assert eager.shape == x.shape and traced.shape == x.shape and single.shape == x[0].shape
