@@ -203,3 +203,16 @@ def test_pool_valid_with_dilations():
         tf.nn.pool(x, [2, 2], "MAX", strides=[2, 2], padding="VALID", dilations=[2, 2])
     with pytest.raises(ValueError, match="'SAME' padding"):
         tf.nn.pool(x, [2, 2], "MAX", padding="SAME", dilations=[2, 2])
+
+
+def test_dropout_noise_shape_fills_none_from_the_input():
+    # TF 2.21 fills None entries from x's static shape: one mask shared along axis 1
+    x = tf.ones([2, 3, 5])
+    y = tf.nn.dropout(x, 0.5, noise_shape=[None, 1, 5], seed=1).numpy()
+    assert y.shape == (2, 3, 5) and np.all(y[:, 0] == y[:, 1]) and set(np.unique(y).tolist()) <= {0.0, 2.0}
+    # a size known only at run time is read in the graph (TensorFlow cannot convert it there)
+    f = tf.function(
+        lambda a: tf.nn.dropout(a, 0.5, noise_shape=[None, 1, None]), input_signature=[tf.TensorSpec([None, None, 5])]
+    )
+    z = f(x).numpy()
+    assert z.shape == (2, 3, 5) and np.all(z[:, 0] == z[:, 2])

@@ -49,7 +49,7 @@ from ..ops.random import (
     uniform_op,
 )
 from ..tracing.symbolic import constant_value
-from .array_ops import _partial_dims, _static_ints
+from .array_ops import _partial_dims, _static_ints, stack
 from .array_ops import shape as shape_of
 from .creation_ops import _shape_attr, zeros_like
 from .debugging_ops import assert_less
@@ -257,11 +257,28 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     if float(rate) == 0:
         return x
     if noise_shape is not None:
-        shape = noise_shape
+        shape = _noise_shape(x, noise_shape)
     else:  # a shape known only at run time is read in the graph
         shape = x.shape.as_list() if x.shape.is_fully_defined() else shape_of(x)
     keep = greater_equal(uniform(shape, dtype=x.dtype, seed=seed), float(rate))
     return x * cast(keep, x.dtype) * (1.0 / (1.0 - float(rate)))
+
+
+def _noise_shape(x, noise_shape):
+    """``noise_shape`` with each None filled from ``x``'s shape, as TensorFlow's dropout fills it
+    from the static shape (a size known only at run time is read in the graph, where TensorFlow
+    raises)."""
+    if not isinstance(noise_shape, (list, tuple)) or None not in noise_shape:
+        return noise_shape
+    if x.shape.rank != len(noise_shape):
+        raise ValueError(f"dropout: noise_shape {list(noise_shape)} does not match the rank of x {x.shape}.")
+    static = x.shape.as_list()
+    if all(d is not None or s is not None for d, s in zip(noise_shape, static)):
+        return [s if d is None else d for d, s in zip(noise_shape, static)]
+    dynamic = shape_of(x)
+    return stack(
+        [(static[i] if static[i] is not None else dynamic[i]) if d is None else d for i, d in enumerate(noise_shape)]
+    )
 
 
 # --- gamma, poisson ---------------------------------------------------------------------------
