@@ -4,8 +4,11 @@
 from __future__ import annotations
 
 from ...api import array_ops, creation_ops, linalg_ops, math_ops, reduction_ops
-from ...core.shapes import TensorShape, broadcast_shapes
+from ...core.context import ctx
+from ...core.shapes import TensorShape
+from ...core.specs import Spec
 from ...eager.convert import convert_to_tensor
+from ..keras_tensor import in_symbolic_call
 from ..ops.promotion import result_type
 from .base import _masks, cast_keeping_mask, get_keras_mask
 from .policy import PolicyLayer
@@ -58,6 +61,33 @@ def _merge_masked(op, xs):
     return out
 
 
+def _elementwise_shape(a, b):
+    """Keras's static shape of an elementwise operation on sizes ``a`` and ``b`` (lists of one
+    length): a 1 takes the other size, and an unknown size stays unknown whatever the other is
+    (TensorFlow's broadcasting would take the known one)."""
+    out = []
+    for i, j in zip(a, b):
+        if i is None or j is None:
+            out.append(None)
+        elif i == 1 or i == j:
+            out.append(j)
+        elif j == 1:
+            out.append(i)
+        else:
+            raise ValueError(f"Inputs have incompatible shapes. Received shapes {tuple(a)} and {tuple(b)}")
+    return out
+
+
+def _with_symbolic_shape(out, shape):
+    """``out`` of a call on KerasTensors given Keras's static shape ``shape`` (the layer's
+    ``compute_output_shape``, which Keras's symbolic call uses): where that shape is less
+    specific than the traced one, a placeholder of it stands for ``out`` in the scratch graph the
+    call runs in, which is never executed."""
+    if shape.rank is None or out.shape.as_list() == shape.as_list():
+        return out
+    return ctx.graph.placeholder(Spec(shape.as_list(), out.dtype))
+
+
 class _Merge(PolicyLayer):
     _minimum = 1  # Keras 3 merges a list of one tensor too (into itself)
     _tfunc_makes_masks = False  # compute_mask only carries or combines the inputs' masks
@@ -74,6 +104,7 @@ class _Merge(PolicyLayer):
                 "Cannot merge tensors with different batch sizes. "
                 f"Received tensors with shapes {[tuple(x.shape.as_list() or ()) for x in xs]}"
             )
+        shapes = [x.shape for x in xs]
         ranks = [x.shape.rank for x in xs]
         if None not in ranks and len(set(ranks)) > 1:
             # as Keras: a lower-rank input gains axes after the batch axis (not in front, where
@@ -85,7 +116,10 @@ class _Merge(PolicyLayer):
                     x = array_ops.expand_dims(x, 1)
                 expanded.append(x)
             xs = expanded
-        return self._merge(xs)
+        out = self._merge(xs)
+        if in_symbolic_call():
+            return _with_symbolic_shape(out, self.compute_output_shape(shapes))
+        return out
 
     def compute_mask(self, inputs, mask=None):
         """Keras's merge mask: the inputs' masks OR-ed together, none unless every input has one."""
@@ -97,16 +131,21 @@ class _Merge(PolicyLayer):
         return out
 
     def compute_output_shape(self, input_shape):
-        """The inputs' shapes broadcast, a lower-rank one first given axes of 1 after the batch
-        axis (as ``call`` expands it, and as Keras)."""
+        """Keras's static shape of the merge: a lower-rank input first given axes of 1 after the
+        batch axis (as ``call`` expands it); then, size by size, a 1 takes the other size and an
+        unknown size with any other stays unknown; the batch size is the one the inputs know."""
         shapes = [TensorShape(s) for s in input_shape]
-        if None not in [s.rank for s in shapes]:
-            top = max(s.rank for s in shapes)
-            shapes = [TensorShape(s._dims[:1] + (1,) * (top - s.rank) + s._dims[1:]) for s in shapes]
-        out = shapes[0]._dims
-        for s in shapes[1:]:
-            out = broadcast_shapes(out, s._dims, type(self).__name__)
-        return TensorShape(out)
+        if None in [s.rank for s in shapes]:
+            return TensorShape(None)
+        top = max(s.rank for s in shapes)
+        if top == 0:
+            return TensorShape([])
+        dims = [[*s.as_list()[:1], *[1] * (top - s.rank), *s.as_list()[1:]] for s in shapes]
+        out = dims[0][1:]
+        for d in dims[1:]:
+            out = _elementwise_shape(out, d[1:])
+        batches = {d[0] for d in dims} - {None}
+        return TensorShape([batches.pop() if len(batches) == 1 else None, *out])
 
 
 class Add(_Merge):

@@ -6,8 +6,9 @@
 
 from __future__ import annotations
 
-from ...api import array_ops, math_ops, pooling_ops, reduction_ops
+from ...api import array_ops, context_ops, math_ops, pooling_ops, reduction_ops
 from ...core import dtypes as D
+from ...core.errors import InvalidArgumentError
 from ...core.shapes import TensorShape
 from ...eager.convert import convert_to_tensor
 from .base import _ndim_error, _pair, _single
@@ -28,6 +29,14 @@ def _mean(x, axis, keepdims):
     if not x.dtype.is_floating:
         x = math_ops.cast(x, D.float32)
     return reduction_ops.reduce_mean(x, axis=axis, keepdims=keepdims)
+
+
+def _max(x, axis, keepdims):
+    """Keras's ``ops.max``: an empty input raises when run eagerly (its TensorFlow backend
+    asserts a non-empty size there; traced, the maximum of nothing is TF's -inf)."""
+    if context_ops.executing_eagerly() and x.shape.num_elements() == 0:
+        raise InvalidArgumentError("Cannot compute the max of an empty tensor.")
+    return reduction_ops.reduce_max(x, axis=axis, keepdims=keepdims)
 
 
 def _channels_last(data_format, layer: str) -> str:
@@ -159,7 +168,7 @@ class GlobalAveragePooling2D(_GlobalPooling2D):
 class GlobalMaxPooling2D(_GlobalPooling2D):
     """The maximum over the spatial axes: ``(batch, h, w, c) -> (batch, c)``."""
 
-    _reduce = staticmethod(reduction_ops.reduce_max)
+    _reduce = staticmethod(_max)
 
 
 class _GlobalPooling1D(PolicyLayer):
@@ -213,7 +222,7 @@ class GlobalMaxPooling1D(_GlobalPooling1D):
 
     def call(self, inputs):
         x, axis = self._steps(inputs)
-        return reduction_ops.reduce_max(x, axis=axis, keepdims=self.keepdims)
+        return _max(x, axis, self.keepdims)
 
 
 class _Pooling3D(_Pooling):
@@ -291,7 +300,7 @@ class GlobalAveragePooling3D(_GlobalPooling3D):
 class GlobalMaxPooling3D(_GlobalPooling3D):
     """The maximum over the depth, height and width: ``(batch, d, h, w, c) -> (batch, c)``."""
 
-    _reduce = staticmethod(reduction_ops.reduce_max)
+    _reduce = staticmethod(_max)
 
 
 MaxPool2D = MaxPooling2D

@@ -41,6 +41,7 @@ from ...api.variables import Variable
 from ...core import dtypes as D
 from ...core import nest
 from ...core.context import ctx, init_scope
+from ...core.errors import OutOfRangeError
 from ...core.shapes import TensorShape
 from ...eager.convert import convert_to_tensor
 from ...eager.tensor import Tensor
@@ -860,6 +861,7 @@ class RNN(PolicyLayer):
         if mask is not None:
             step = self._masked(step)
             mask = math_ops.cast(mask, D.bool)
+            self._check_mask(x, mask)
         steps = x.shape[1]
         if steps is not None or ctx.graph is None:
             outputs, states = self._unrolled(x, mask, states, step)
@@ -871,6 +873,22 @@ class RNN(PolicyLayer):
         if not self.return_state:
             return outputs
         return (outputs, *nest.pack_sequence_as(structure, states))
+
+    def _check_mask(self, x, mask):
+        """Refuses a mask whose batch or step count (known while tracing) is not the inputs': as
+        Keras, a mask with fewer steps is read past its end (OutOfRangeError) and one with more
+        steps or another batch size (but 1) is a ValueError, instead of a silently shorter sequence."""
+        if mask.shape.rank != 2:
+            return
+        what = f"{type(self).__name__} {self.name!r} got a mask of shape {mask.shape} for inputs of shape {x.shape}"
+        (batch, steps), (mask_batch, mask_steps) = x.shape.as_list()[:2], mask.shape.as_list()
+        if None not in (batch, mask_batch) and mask_batch not in (batch, 1):  # one mask row is broadcast
+            raise ValueError(f"{what}: the batch sizes differ.")
+        if None in (steps, mask_steps) or steps == mask_steps:
+            return
+        if mask_steps < steps:
+            raise OutOfRangeError(f"{what}: step {mask_steps} reads past the mask's end.")
+        raise ValueError(f"{what}: the mask has more steps than the inputs.")
 
     def _masked(self, step):
         """``step`` for a masked sequence: ``(x_t, mask_t, states, previous output)``, where a
