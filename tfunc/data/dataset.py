@@ -54,8 +54,8 @@ from ..function.trace_type import RuntimeValueType
 from .failures import ACTIVE, CAPTURE, capturing, failed, guarded
 from .iterator import Iterator
 from .options import Options
-from .passes import Epochs, restart_once_per_iterator
-from .passes import pass_rng as _pass_rng
+from .passes import restart_once_per_iterator
+from .shuffle_order import ShuffleSeeds, shuffled
 from .symbolic import METHODS as SYMBOLIC_METHODS
 from .symbolic import SymbolicDataset, SymbolicIterator
 
@@ -85,7 +85,7 @@ def register_kind(name: str):
     return register
 
 
-_BLOCK = 1024  # range values and shuffle draws are made this many at a time
+_BLOCK = 1024  # range values (and random datasets' draws) are made this many at a time
 _END = object()
 
 
@@ -315,22 +315,6 @@ def _shuffle_buffer_size(value):
     return n
 
 
-def _shuffle(source, buffer_size, rng):
-    """TensorFlow's shuffle: fill a buffer (of all items if ``buffer_size`` is None), emit a
-    random item, refill its slot."""
-    draws = _uniforms(rng)
-    buffer = list(itertools.islice(source, buffer_size))
-    while buffer:
-        i = int(next(draws) * len(buffer))
-        yield buffer[i]
-        refill = next(source, _END)
-        if refill is _END:
-            buffer[i] = buffer[-1]
-            buffer.pop()
-        else:
-            buffer[i] = refill
-
-
 def _seed_key(seed) -> list:
     """The key of a random dataset's generators: TensorFlow's seed rules (global seed, op
     seed, counter), fixed when the dataset is made; fresh entropy when neither seed is set."""
@@ -338,12 +322,6 @@ def _seed_key(seed) -> list:
     if key is None:
         key = (np.random.SeedSequence().entropy,)
     return [k & 0xFFFFFFFFFFFFFFFF for k in key]
-
-
-def _uniforms(rng):
-    """An endless stream of floats in [0, 1), drawn from ``rng`` in blocks."""
-    while True:
-        yield from rng.random(_BLOCK).tolist()
 
 
 # --- the public class ----------------------------------------------------------------
@@ -1044,26 +1022,25 @@ def _unbatchable(element) -> list:
 
 
 class _ShuffleDataset(_UnaryDataset):
+    """TensorFlow's shuffle, in its order: the seeds are taken (and the global seed's op
+    counter advanced) once, when the dataset is made; each pass draws from its own
+    (:mod:`tfunc.data.shuffle_order`)."""
+
     def __init__(self, input_dataset, buffer_size, seed, reshuffle_each_iteration):
         super().__init__(input_dataset)
         self._buffer_size = _shuffle_buffer_size(buffer_size)
-        self._seed = _seed_key(seed)
-        self._reshuffle = bool(reshuffle_each_iteration)
-        self._epochs = Epochs()
-
-    def _rng(self):
-        """The generator for a new pass: a new epoch's unless reshuffling is off."""
-        return _pass_rng(self._seed, self._epochs, self._reshuffle)
+        op_seed = None if seed is None else _int_arg(seed, "seed")
+        self._seeds = ShuffleSeeds(op_seed, bool(reshuffle_each_iteration))
 
     def _elements(self):
-        return _shuffle(self._input._elements(), self._buffer_size, self._rng())
+        return shuffled(self._input._elements(), self._buffer_size, self._seeds.next_pass())
 
     def _row_plan(self):
         plan = self._input._row_plan()
         if plan is None:
             return None
         source, rows = plan
-        return source, _shuffle(iter(rows), self._buffer_size, self._rng())
+        return source, shuffled(iter(rows), self._buffer_size, self._seeds.next_pass())
 
 
 class _MapDataset(_UnaryDataset):
