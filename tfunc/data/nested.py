@@ -40,6 +40,7 @@ from .dataset import (
     register_kind,
 )
 from .failures import failed, guarded
+from .passes import probing
 from .symbolic import SymbolicDataset
 
 __all__ = [
@@ -170,8 +171,9 @@ class _DatasetMapping(_UnaryDataset):
         spec = self._spec_from_types()
         if spec is not None:
             return spec
-        for element in self._input._elements():
-            return _relaxed(_dataset_result(self._func, element).element_spec)
+        with probing():  # not a pass: a seeded shuffle upstream keeps its first order for the first pass
+            for element in self._input._elements():
+                return _relaxed(_dataset_result(self._func, element).element_spec)
         raise ValueError(
             f"The element_spec of Dataset.{self._method}() over an empty dataset of tensors is not known: "
             "tfunc takes it from the dataset `map_func` returns for the first element."

@@ -7,6 +7,7 @@ can make the same elements again: a restored iterator replays them in order
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import weakref
 
@@ -14,7 +15,7 @@ import numpy as np
 
 from ..api.random_ops import restart_streams
 
-__all__ = ["Epochs", "PassToken", "pass_rng", "pass_seeds", "restart_once_per_iterator"]
+__all__ = ["Epochs", "PassToken", "pass_rng", "pass_seeds", "probing", "restart_once_per_iterator"]
 
 
 class Epochs:
@@ -43,6 +44,7 @@ class _PassSeeds(threading.local):
     iterator: object = (
         None  # the PassToken of the iterator pulling now (a map restarts its seeded streams once per pass)
     )
+    probing: bool = False  # a look at the first element (an element_spec) that is not a pass
 
 
 pass_seeds = _PassSeeds()
@@ -51,6 +53,8 @@ pass_seeds = _PassSeeds()
 def pass_rng(key: list, epochs: Epochs, varies: bool):
     """The generator of a new pass of a random dataset: ``key`` and the pass number (0 when
     every pass draws the same), as recorded or replayed for the iterator pulling the element."""
+    if pass_seeds.probing:  # the pass the next real one will be: nothing taken, nothing recorded
+        return np.random.default_rng(key + [epochs.next_value if varies else 0])
     seed = key + [epochs.take() if varies else 0]
     if pass_seeds.replaying:
         seed = pass_seeds.replaying.pop(0)
@@ -59,6 +63,17 @@ def pass_rng(key: list, epochs: Epochs, varies: bool):
         if varies and not any(c is epochs for c in pass_seeds.counters):
             pass_seeds.counters.append(epochs)
     return np.random.default_rng(seed)
+
+
+@contextlib.contextmanager
+def probing():
+    """Passes begun inside (to read a first element for an element_spec, as TensorFlow traces a
+    function instead) draw as the next real pass will and do not count as passes."""
+    outer, pass_seeds.probing = pass_seeds.probing, True
+    try:
+        yield
+    finally:
+        pass_seeds.probing = outer
 
 
 class PassToken:
