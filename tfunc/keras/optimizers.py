@@ -28,6 +28,8 @@ from ..module import Module
 from . import learning_rate_schedule as schedules
 from . import serialization
 from .layers.base import _to_snake_case, unique_layer_name
+from .variables import KerasVariable
+from .variables import name_scope as keras_name_scope
 
 __all__ = ["Optimizer", "SGD", "Adam", "get", "schedules"]
 
@@ -42,10 +44,13 @@ _BASE_OPTIONS = (
 )
 
 
-def _var_label(var) -> str:
-    """A variable's unique label: a Keras weight's path ('dense/kernel'), else its name without ':0'."""
-    name = getattr(var, "path", None) or var.name
-    return name[:-2] if name.endswith(":0") else name
+def _reference_name(var) -> str:
+    """Keras 3's prefix of a slot's name: the variable's path with '/' as '_' ('dense_kernel'),
+    or, for a variable without a path, its name with '/' and ':' as '_' ('w_0' for 'w:0')."""
+    path = getattr(var, "path", None)
+    if path:
+        return path.replace("/", "_")
+    return str(var.name).replace("/", "_").replace(":", "_")
 
 
 def _aggregate_gradients(grads):
@@ -168,14 +173,9 @@ class Optimizer(Module):
         if callable(learning_rate) and not isinstance(learning_rate, (Variable, Tensor)):
             self._tfunc_lr_schedule = learning_rate
         else:
-            with init_scope():
-                self._tfunc_lr = Variable(
-                    self._check_lr(learning_rate), trainable=False, name="learning_rate", dtype=D.float32
-                )
-        with init_scope():  # made now, as Keras does: a checkpoint restored before the first step sets it
-            self._tfunc_iterations = Variable(
-                convert_to_tensor(0, dtype=D.int64), trainable=False, name="iteration", dtype=D.int64
-            )
+            self._tfunc_lr = self._keras_variable(self._check_lr(learning_rate), "learning_rate", D.float32)
+        # made now, as Keras does: a checkpoint restored before the first step sets it
+        self._tfunc_iterations = self._keras_variable(0, "iteration", D.int64)
         self.built = False  # whether build() made the slots (of some variables)
         self._tfunc_slots: dict = {}  # variable id -> {slot name: Variable}
         self._tfunc_slot_order: list = []  # slot variables in creation order
@@ -194,6 +194,18 @@ class Optimizer(Module):
                 "Argument `learning_rate` should be a float, an instance of LearningRateSchedule, or a callable "
                 f"(that returns the learning rate). Received instead: learning_rate={lr!r}"
             ) from None
+
+    def _keras_variable(self, value, name, dtype, scoped=True):
+        """A non-trainable Keras variable of the optimizer, made outside any trace, as Keras 3
+        makes it: ``name`` (``'iteration'``, ``'dense_kernel_momentum'``) under the optimizer's
+        name scope (path ``'adam/iteration'``), or, not ``scoped``, under the open scopes only
+        (Nadam's product and Adafactor's placeholders, which Keras makes outside its scope)."""
+        with init_scope():
+            value = convert_to_tensor(value, dtype=dtype)
+            if not scoped:
+                return KerasVariable(value, trainable=False, name=name, dtype=dtype)
+            with keras_name_scope(self.name, caller=self):
+                return KerasVariable(value, trainable=False, name=name, dtype=dtype)
 
     # --- hyperparameters and state -------------------------------------------------------
     @property
@@ -332,10 +344,17 @@ class Optimizer(Module):
 
     def _add_slot(self, var, slot) -> None:
         shape, dtype = self._slot_spec(slot, var)
-        initial = self._slot_initial_value(slot, shape, dtype)
-        s = Variable(initial, trainable=False, name=f"{slot}/{_var_label(var)}", dtype=dtype)
+        s = self._slot_variable(var, slot, self._slot_initial_value(slot, shape, dtype), dtype)
         self._tfunc_slots[var._unique_id][slot] = s
         self._tfunc_slot_order.append(s)
+
+    # Keras 3's names of the slots whose tfunc key (get_slot's, the checkpoints') differs
+    _keras_slot_names: dict = {}
+
+    def _slot_variable(self, var, slot, initial, dtype):
+        """``var``'s slot ``slot`` as Keras 3 names it: ``'<var path, / as _>_<Keras's slot name>'``
+        (``'dense_kernel_momentum'``), under the optimizer's scope."""
+        return self._keras_variable(initial, f"{_reference_name(var)}_{self._keras_slot_names.get(slot, slot)}", dtype)
 
     def _slot_initial_value(self, slot, shape, dtype):
         """A new slot's value: zeros (Adagrad's and Ftrl's accumulators override).  A slot is
@@ -670,6 +689,8 @@ class Adam(Optimizer):
         self.epsilon = float(epsilon)
         self.amsgrad = bool(amsgrad)
 
+    _keras_slot_names = {"m": "momentum", "v": "velocity", "vhat": "velocity_hat"}
+
     def _slot_names(self):
         return ("m", "v", "vhat") if self.amsgrad else ("m", "v")
 
@@ -866,10 +887,8 @@ class Nadam(Optimizer):
         var_list = list(var_list)
         if self._tfunc_u_product is None:  # before super().build, which announces the new state
             dtype = var_list[0].dtype if var_list else D.float32  # Keras: the first variable's dtype
-            with init_scope():
-                self._tfunc_u_product = Variable(
-                    convert_to_tensor(1.0, dtype=dtype), trainable=False, name="u_product", dtype=dtype
-                )
+            # Keras's backend.Variable(1.0): named 'variable', outside the optimizer's scope
+            self._tfunc_u_product = self._keras_variable(1.0, "variable", dtype, scoped=False)
         super().build(var_list)
 
     @property
@@ -1179,13 +1198,8 @@ class LossScaleOptimizer(Optimizer):
         if self.initial_scale <= 0 or self.dynamic_growth_steps < 1:
             raise ValueError("initial_scale must be positive and dynamic_growth_steps at least 1.")
         self._tfunc_grads_scaled = True
-        with init_scope():
-            self._tfunc_scale = Variable(
-                convert_to_tensor(self.initial_scale, dtype=D.float32), trainable=False, name="dynamic_scale"
-            )
-            self._tfunc_counter = Variable(
-                convert_to_tensor(0, dtype=D.int64), trainable=False, name="step_counter", dtype=D.int64
-            )
+        self._tfunc_scale = self._keras_variable(self.initial_scale, "dynamic_scale", D.float32)
+        self._tfunc_counter = self._keras_variable(0, "step_counter", D.int64)
 
     # --- the scale --------------------------------------------------------------------------
     @property
@@ -1423,6 +1437,15 @@ class Adafactor(Optimizer):
         if len(shape) < 2:  # unused: Keras's int32 scalar placeholders (kept, for its files' layout)
             return [], D.int32
         return (shape[:-1] if slot == "r" else shape[:-2] + shape[-1:]), var.dtype  # factors of the last 2 axes
+
+    def _slot_variable(self, var, slot, initial, dtype):
+        """Keras names the factors ``r`` and ``c`` after the variable (``'kernel'``, path
+        ``'adafactor/kernel'``); a variable of rank < 2 gets int32 placeholders made outside the
+        optimizer's scope (path ``'bias'``)."""
+        if slot not in ("r", "c"):
+            return super()._slot_variable(var, slot, initial, dtype)
+        name = str(var.name).replace("/", "_")  # Keras refuses a '/': a tf.Variable's scoped name is kept usable
+        return self._keras_variable(initial, name, dtype, scoped=var.shape.rank >= 2)
 
     @staticmethod
     def _rms(x):
