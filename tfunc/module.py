@@ -94,7 +94,10 @@ class Module(Trackable):
 
     @property
     def name(self) -> str:
-        return getattr(self, "_name", _camel_to_snake(type(self).__name__))
+        try:
+            return self._name
+        except AttributeError:  # before __init__ set it (the default is not worked out on every read)
+            return _camel_to_snake(type(self).__name__)
 
     @property
     def name_scope(self) -> context_ops.name_scope:

@@ -89,6 +89,38 @@ class name_scope:
             self._pop_on_exit = False
 
 
+class _LayerScope:
+    """The stack entry a layer's calls push (a :class:`name_scope` without its checks, made once
+    per layer: a layer call is a hot path)."""
+
+    __slots__ = ("name", "caller", "override_parent")
+
+    def __init__(self, layer):
+        self.name, self.caller, self.override_parent = layer.name, layer, layer._parent_path
+
+
+def push_layer_scope(layer) -> bool:
+    """Opens ``layer``'s name scope for a call, unless it is the innermost scope already (as
+    ``name_scope(layer.name, caller=layer)`` would); True when it was opened (then the caller
+    pops it with :func:`pop_scope`)."""
+    stack = _scope_stack()
+    if stack:
+        top = stack[-1]
+        if top.caller is layer and top.name == layer.name:
+            return False
+    entry = layer.__dict__.get("_tfunc_scope_entry")
+    if entry is None or entry.name != layer.name:
+        if layer.__dict__.get("_parent_path") is None:
+            layer._parent_path = current_path()
+        entry = layer._tfunc_scope_entry = _LayerScope(layer)
+    stack.append(entry)
+    return True
+
+
+def pop_scope() -> None:
+    _scope_stack().pop()
+
+
 def _scope_stack() -> list:
     stack = getattr(_state, "scopes", None)
     if stack is None:
@@ -214,4 +246,12 @@ class KerasVariable(Variable):
         return copy
 
 
-__all__ = ["KerasVariable", "autocast_scope", "autocast_dtype", "current_path", "name_scope"]
+__all__ = [
+    "KerasVariable",
+    "autocast_scope",
+    "autocast_dtype",
+    "current_path",
+    "name_scope",
+    "pop_scope",
+    "push_layer_scope",
+]

@@ -920,18 +920,20 @@ class Layer(Module):
         if not stack and _holding_losses:
             self._tfunc_clear_losses()  # a top-level call starts afresh, as Keras's new call context does
         stack.append(training)
+        named = _variables.push_layer_scope(self)  # sublayers built in the call get the layer's path
         try:
             scope = self._tfunc_autocast_scope()
             if scope is _NO_SCOPE:
-                with self._open_name_scope():
-                    outputs = self._call_fn()(inputs, *args, **kwargs)
+                outputs = self._call_fn()(inputs, *args, **kwargs)
             else:
-                with _variables.autocast_scope(scope), self._open_name_scope():
+                with _variables.autocast_scope(scope):
                     outputs = self._call_fn()(inputs, *args, **kwargs)
             if self.activity_regularizer is not None:
                 self._tfunc_add_activity_losses(outputs)
         finally:
             stack.pop()
+            if named:
+                _variables.pop_scope()
         if masking:
             outputs = self._tfunc_set_output_masks(inputs, outputs, previous_mask)
         if self.__dict__.get("_tfunc_output_shapes") is None:
