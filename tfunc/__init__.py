@@ -282,7 +282,6 @@ __all__ = [
     "newaxis",
     "get_static_value",
     "get_current_name_scope",
-    "tuple",
     # ops
     "bitcast",
     "broadcast_to",
@@ -466,5 +465,6 @@ __all__ = [
 # ``tf.experimental``: the names of TensorFlow's experimental namespace that tfunc has
 experimental = _SimpleNamespace(Optional=data.experimental.Optional)
 
-# ``tf.tuple``, bound last: inside this module ``tuple`` stays the builtin until here
+# ``tf.tuple``, bound last: inside this module ``tuple`` stays the builtin until here (and it is
+# left out of __all__, so ``from tfunc import *`` does not hide the builtin)
 tuple = _tuple  # noqa: A001 - TensorFlow's name

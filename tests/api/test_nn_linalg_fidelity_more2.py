@@ -216,3 +216,18 @@ def test_dropout_noise_shape_fills_none_from_the_input():
     )
     z = f(x).numpy()
     assert z.shape == (2, 3, 5) and np.all(z[:, 0] == z[:, 2])
+
+
+def test_bias_add_channels_first_checks_the_bias():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="does not match dimension 1"):
+        tf.nn.bias_add(tf.zeros([2, 3, 2]), [1.0], "NCW")  # TF: "Must provide as many biases as the channel dimension"
+    with pytest.raises(tf.errors.InvalidArgumentError, match="bias must be 1-D"):
+        tf.nn.bias_add(tf.zeros([2, 3, 2]), [[1.0, 2.0, 3.0]], "NCW")
+    assert tf.nn.bias_add(tf.zeros([2, 3, 2]), [1.0, 2.0, 3.0], "NCW").numpy()[0, :, 0].tolist() == [1.0, 2.0, 3.0]
+
+
+def test_max_pool_with_argmax_refuses_two_different_index_dtypes():
+    x = tf.ones([1, 2, 2, 1])
+    with pytest.raises(ValueError, match="differ"):
+        tf.nn.max_pool_with_argmax(x, 2, 2, "VALID", output_dtype=tf.int32, output_argmax_type=tf.int64)
+    assert tf.nn.max_pool_with_argmax(x, 2, 2, "VALID", output_argmax_type=tf.int32).argmax.dtype == tf.int32

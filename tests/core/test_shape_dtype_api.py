@@ -102,3 +102,12 @@ def test_negative_dimension_is_refused():
     with pytest.raises(ValueError, match="Dimension -1 must be >= 0"):
         tf.TensorSpec([-1, 2])
     assert tf.reshape(tf.zeros([2, 3]), [-1]).shape == S([6])  # an op's shape argument reads -1
+
+
+def test_negative_dimensions_are_refused_whatever_integer_type_holds_them():
+    for dims in ([-1, 2], [np.int64(-1), 2], np.array([-1, 2])):
+        with pytest.raises(ValueError, match="Dimension -1 must be >= 0"):
+            tf.TensorShape(dims)
+    with pytest.raises(ValueError, match="Dimension -1 must be >= 0"):
+        tf.TensorSpec([np.int32(-1)])
+    assert tf.reshape(tf.zeros([4]), np.array([-1, 2])).shape == (2, 2)  # an op's -1 still means "the rest"

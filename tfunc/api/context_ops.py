@@ -100,8 +100,10 @@ def no_op(name=None):
 
 
 def tuple_(tensors, control_inputs=None, name=None):
-    """``tf.tuple``: the tensors (None entries kept), each available only once all of them
-    (and ``control_inputs``) have been computed; eagerly they all have been."""
+    """``tf.tuple``: the same tensors (None entries kept).  While tracing, all of them and
+    ``control_inputs`` run (and their checks fail the call) before the stateful ops made after
+    it; the tensors themselves are not re-routed, so a reader of one does not wait for the
+    others as TensorFlow's identity gates make it.  Eagerly they have all run already."""
     _keep([t for t in [*tensors, *(control_inputs or ())] if t is not None])
     return list(tensors)
 

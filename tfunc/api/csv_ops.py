@@ -13,11 +13,7 @@ from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import call
 from ..ops import csv as ops
 
-__all__ = ["decode_csv", "delimiter", "record_default_tensors"]
-
-# TensorFlow's datasets test ``default in (tf.float32, ..., tf.string)``, and a DType equals the
-# number of its enum: a plain number 1, 2, 3, 7 or 9 (1.0 and True too) names a required column.
-_DTYPE_ENUMS = {1: D.float32, 2: D.float64, 3: D.int32, 7: D.string, 9: D.int64}
+__all__ = ["column_indices", "decode_csv", "delimiter", "record_default_tensors"]
 
 
 def _named_dtype(value):
@@ -25,7 +21,10 @@ def _named_dtype(value):
     if isinstance(value, D.DType):
         return value if value in ops.CSV_DTYPES else None
     if isinstance(value, (numbers.Number, np.number, np.bool_)) and not isinstance(value, complex):
-        return _DTYPE_ENUMS.get(value)
+        # TensorFlow's datasets test ``default in (tf.float32, ..., tf.string)``, and a DType equals
+        # its enum number: a plain 1, 2, 3, 7 or 9 (1.0 and True too) names a required column
+        dtype = D.from_enum(value)
+        return dtype if dtype in ops.CSV_DTYPES else None
     if isinstance(value, (str, type, np.dtype)):
         try:
             dtype = D.as_dtype(value)
@@ -80,15 +79,29 @@ def delimiter(field_delim, what: str) -> int:
     return d[0]
 
 
-def _select(select_cols, n: int) -> tuple:
-    if select_cols is None:
+def column_indices(cols, fail) -> tuple:
+    """``select_cols`` or ``exclude_cols`` as a tuple of ints, strictly increasing and
+    non-negative; ``fail(problem)`` raises the caller's error ('not strictly increasing' or
+    'negative')."""
+    if cols is None:
         return ()
-    cols = tuple(int(c) for c in select_cols)
-    if any(a >= b for a, b in zip(cols, cols[1:])):
-        raise ValueError("select_cols is not strictly increasing.")
-    if cols and cols[0] < 0:
-        raise ValueError("select_cols contains negative values.")
-    if len(cols) != n:
+    out = tuple(int(c) for c in np.asarray(cols).reshape(-1).tolist())
+    if any(a >= b for a, b in zip(out, out[1:])):
+        fail("not strictly increasing")
+    if out and out[0] < 0:
+        fail("negative")
+    return out
+
+
+def _select_error(problem: str):
+    raise ValueError(
+        "select_cols is not strictly increasing." if problem != "negative" else "select_cols contains negative values."
+    )
+
+
+def _select(select_cols, n: int) -> tuple:
+    cols = column_indices(select_cols, _select_error)
+    if select_cols is not None and len(cols) != n:
         raise ValueError("Length of select_cols and record_defaults do not match.")
     return cols
 

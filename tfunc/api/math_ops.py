@@ -38,6 +38,17 @@ def _unary_fn(op: OpDef, doc: str = ""):
     return fn
 
 
+def _activation_fn(op: OpDef):
+    """A ``tf.nn`` activation, whose argument TensorFlow names ``features``."""
+
+    def fn(features, name=None):
+        return call(op, (convert_to_tensor(features),))
+
+    fn.__name__ = op.name
+    fn.__doc__ = f"Elementwise {op.name}(features)."
+    return fn
+
+
 def _binary_fn(op: OpDef, doc: str = ""):
     def fn(x, y, name=None):
         return call(op, _operands(x, y))
@@ -84,10 +95,10 @@ rint = round  # both round half to even
 reciprocal = _unary_fn(M.reciprocal_op)
 rsqrt = _unary_fn(M.rsqrt_op)
 sigmoid = _unary_fn(M.sigmoid_op)
-relu = _unary_fn(M.relu_op)
-relu6 = _unary_fn(M.relu6_op)
-elu = _unary_fn(M.elu_op)
-softplus = _unary_fn(M.softplus_op)
+relu = _activation_fn(M.relu_op)
+relu6 = _activation_fn(M.relu6_op)
+elu = _activation_fn(M.elu_op)
+softplus = _activation_fn(M.softplus_op)
 
 
 # --- binary arithmetic -----------------------------------------------------------

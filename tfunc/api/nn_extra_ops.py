@@ -132,6 +132,12 @@ def max_pool_with_argmax(
     * channels`` with ``include_batch_in_index``), the first maximum of the window on ties.
     ``output_argmax_type`` is tf.compat.v1's name for ``output_dtype``."""
     _nhwc_only(data_format, "max_pool_with_argmax")
+    if output_argmax_type is not None and D.as_dtype(output_argmax_type) is not D.as_dtype(output_dtype):
+        if output_dtype is not D.int64:  # both given, and they differ: which one was meant?
+            raise ValueError(
+                f"max_pool_with_argmax: output_dtype={output_dtype!r} and output_argmax_type="
+                f"{output_argmax_type!r} differ; give one of them."
+            )
     index_dtype = D.as_dtype(output_dtype if output_argmax_type is None else output_argmax_type)
     if index_dtype not in (D.int32, D.int64):
         raise TypeError(f"max_pool_with_argmax: output_dtype must be int32 or int64, got {index_dtype.name}.")

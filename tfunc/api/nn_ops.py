@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..core import distribution
 from ..core import dtypes as D
-from ..core.errors import InvalidArgumentError
+from ..core.errors import IncompatibleShapesError, InvalidArgumentError
 from ..eager.convert import convert_alike, convert_to_tensor
 from ..eager.dispatch import call
 from ..ops.conv_variants import (
@@ -147,22 +147,18 @@ def bias_add(value, bias, data_format=None, name=None):
         return call(bias_add_op, (x, b))
     if rank is None:
         raise ValueError(f"bias_add with data_format={data_format!r} needs a value of known rank.")
+    if b.shape.rank is not None and b.shape.rank != 1:
+        raise InvalidArgumentError(f"bias_add: bias must be 1-D, got shape {b.shape}.")
+    channels, n = x.shape[1], (b.shape[0] if b.shape.rank == 1 else None)
+    if None not in (channels, n) and channels != n:
+        raise IncompatibleShapesError(
+            f"bias_add: bias of size {n} does not match dimension 1 (the channels of data_format "
+            f"{data_format!r}) of value {x.shape}."
+        )
     return x + reshape(b, [-1] + [1] * (rank - 2))
 
 
-def _features_fn(fn):
-    """``fn`` under TensorFlow's parameter name for activations: ``tf.nn.relu(features=x)``."""
-
-    def activation(features, name=None):
-        return fn(features)
-
-    activation.__name__, activation.__doc__ = fn.__name__, fn.__doc__
-    return activation
-
-
-relu, relu6, elu, softplus = (
-    _features_fn(fn) for fn in (math_ops.relu, math_ops.relu6, math_ops.elu, math_ops.softplus)
-)
+relu, relu6, elu, softplus = math_ops.relu, math_ops.relu6, math_ops.elu, math_ops.softplus  # (features=x)
 
 
 # --- softmax family ------------------------------------------------------------------

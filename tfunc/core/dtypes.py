@@ -244,6 +244,15 @@ _PY_TYPES = {float: float32, _builtins.bool: bool, int: None, complex: None, str
 _BY_NP_KIND = {"S": string, "U": string, "O": string}
 
 
+def from_enum(value):
+    """The DType whose TensorFlow enum number equals ``value`` (any number: ``1.0`` and ``True``
+    equal 1, float32), or None."""
+    try:
+        return _BY_ENUM.get(value)
+    except TypeError:  # unhashable
+        return None
+
+
 def as_dtype(value) -> DType:
     """Converts ``value`` (a DType, name, numpy dtype or numpy type) to a DType."""
     if isinstance(value, DType):

@@ -8,6 +8,7 @@ Internally a shape is a tuple of ints with ``None`` for unknown dimensions, or
 
 from __future__ import annotations
 
+import numbers
 from typing import Optional, Tuple
 
 from .errors import IncompatibleShapesError
@@ -49,10 +50,12 @@ def _dim(d) -> Optional[int]:
 def check_no_negative_dims(dims) -> None:
     """ValueError for a -1 among ``dims`` (the list or tuple a TensorShape or TensorSpec is
     made from), which :func:`to_tuple` would read as unknown."""
+    if not isinstance(dims, (list, tuple)) and hasattr(dims, "tolist"):  # a NumPy array of sizes
+        dims = dims.tolist()
     if isinstance(dims, (list, tuple)):
-        for d in dims:
-            if isinstance(d, int) and d < 0:
-                raise ValueError(f"Dimension {d} must be >= 0")
+        for d in dims:  # NumPy integers too (numbers.Integral)
+            if isinstance(d, numbers.Integral) and not isinstance(d, bool) and d < 0:
+                raise ValueError(f"Dimension {int(d)} must be >= 0")
 
 
 def to_tuple(shape) -> Shape:

@@ -23,7 +23,7 @@ import re
 
 import numpy as np
 
-from ..api.csv_ops import delimiter, record_default_tensors
+from ..api.csv_ops import column_indices, delimiter, record_default_tensors
 from ..core import dtypes as _dtypes
 from ..core.errors import InvalidArgumentError
 from ..core.specs import TensorSpec
@@ -36,19 +36,16 @@ from .files import HIDDEN, compression_kind, file_names, read_bytes
 __all__ = ["CsvDataset", "make_csv_dataset"]
 
 _QUOTE, _CR, _LF = 34, 13, 10
-_DEFAULT_BUFFER_SIZE = 4 << 20  # TensorFlow's reader buffer: 4 MiB
 
 
 def _column_indices(cols, what: str) -> tuple:
-    """``select_cols`` or ``exclude_cols``: increasing, non-negative indices."""
-    if cols is None:
-        return ()
-    out = tuple(int(c) for c in np.asarray(cols).reshape(-1).tolist())
-    if any(a >= b for a, b in zip(out, out[1:])):
-        raise InvalidArgumentError(None, None, f"{what} should be strictly increasing indices")
-    if out and out[0] < 0:
-        raise InvalidArgumentError(None, None, f"{what} should be non-negative indices")
-    return out
+    """``select_cols`` or ``exclude_cols``, with CSVDatasetV2's errors."""
+
+    def fail(problem):
+        words = "strictly increasing" if problem != "negative" else "non-negative"
+        raise InvalidArgumentError(None, None, f"{what} should be {words} indices")
+
+    return column_indices(cols, fail)
 
 
 class _Chooser:
@@ -132,7 +129,8 @@ class CsvDataset(Dataset):
     one per column.  ``record_defaults`` gives each column's type and default: a value (used for
     an empty field or ``na_value``), or, for a required column, a dtype or an empty tensor.
     ``header=True`` skips each file's first record; ``select_cols`` or ``exclude_cols`` (sorted
-    indices) picks the columns read."""
+    indices) picks the columns read.  ``buffer_size`` is checked (positive) and otherwise unused:
+    each file is read whole."""
 
     _repr_name = "CsvDatasetV2"
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..api.random_ops import restart_streams
 
-__all__ = ["Epochs", "PassToken", "pass_rng", "pass_seeds", "probing", "restart_once_per_iterator"]
+__all__ = ["Epochs", "PassToken", "pass_rng", "pass_seed", "pass_seeds", "probing", "restart_once_per_iterator"]
 
 
 class Epochs:
@@ -50,11 +50,11 @@ class _PassSeeds(threading.local):
 pass_seeds = _PassSeeds()
 
 
-def pass_rng(key: list, epochs: Epochs, varies: bool):
-    """The generator of a new pass of a random dataset: ``key`` and the pass number (0 when
-    every pass draws the same), as recorded or replayed for the iterator pulling the element."""
+def pass_seed(key: list, epochs: Epochs, varies: bool) -> list:
+    """The seed of a new pass of a random dataset: ``key`` and the pass number (0 when every
+    pass draws the same), as recorded or replayed for the iterator pulling the element."""
     if pass_seeds.probing:  # the pass the next real one will be: nothing taken, nothing recorded
-        return np.random.default_rng(key + [epochs.next_value if varies else 0])
+        return key + [epochs.next_value if varies else 0]
     seed = key + [epochs.take() if varies else 0]
     if pass_seeds.replaying:
         seed = pass_seeds.replaying.pop(0)
@@ -62,7 +62,12 @@ def pass_rng(key: list, epochs: Epochs, varies: bool):
         pass_seeds.recording.append(seed)
         if varies and not any(c is epochs for c in pass_seeds.counters):
             pass_seeds.counters.append(epochs)
-    return np.random.default_rng(seed)
+    return seed
+
+
+def pass_rng(key: list, epochs: Epochs, varies: bool):
+    """The NumPy generator of a new pass (seeded by :func:`pass_seed`)."""
+    return np.random.default_rng(pass_seed(key, epochs, varies))
 
 
 @contextlib.contextmanager

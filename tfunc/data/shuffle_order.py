@@ -24,8 +24,9 @@ import numpy as np
 from ..api import random_ops
 from ..core.context import ctx
 from ..ops.random import philox_block
-from .passes import Epochs
-from .passes import pass_rng as _pass_rng
+from .passes import Epochs, pass_seed
+
+_END = object()  # the end of the input (dataset._END would be an import cycle)
 
 __all__ = ["ShuffleSeeds", "shuffled"]
 
@@ -104,11 +105,10 @@ class ShuffleSeeds:
         self._epochs = Epochs()
 
     def next_pass(self) -> tuple[int, int]:
-        """The seeds of a new pass.  The pass number goes through ``pass_rng`` (read back
-        from the generator's seed sequence), so an iterator's checkpoint records and replays
-        it as it does those of the other random datasets."""
-        rng = _pass_rng(list(self._seeds), self._epochs, self._reshuffle)
-        seed, seed2, number = rng.bit_generator.seed_seq.entropy
+        """The seeds of a new pass.  The pass number comes from ``pass_seed``, so an
+        iterator's checkpoint records and replays it as it does those of the other random
+        datasets."""
+        seed, seed2, number = pass_seed(list(self._seeds), self._epochs, self._reshuffle)
         if not self._reshuffle:
             return seed, seed2
         block, half = divmod(number, 2)  # two words a pass, four a Philox block
@@ -186,6 +186,3 @@ def _drain(buffer: list, oldest: int, remaining: int, words):
         yield buffer[index]
         buffer[index] = buffer[oldest]
         oldest = oldest + 1 if oldest + 1 < capacity else 0
-
-
-_END = object()
