@@ -124,3 +124,21 @@ def test_fit_with_seeded_dropout_matches_keras_losses():
     history = model.fit(x, y, batch_size=4, epochs=3, shuffle=False, verbose=0)
     # TF 2.21 gives [199.757, 80.3435, 40.9245]
     np.testing.assert_allclose(history.history["loss"], [199.757, 80.3435, 40.9245], rtol=1e-4)
+
+
+def test_a_seed_generator_hands_out_each_seed_once_across_threads():
+    import threading
+
+    g = keras.random.SeedGenerator(1)
+    seen = []
+
+    def work():
+        for _ in range(300):
+            seen.append(tuple(g.next().numpy().tolist()))
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(set(seen)) == len(seen) == 1200  # PyDataset's worker threads draw from layers' generators

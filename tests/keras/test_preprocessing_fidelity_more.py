@@ -264,3 +264,14 @@ def test_image_preprocessing_layers_take_channels_first_images(name):
     out = make()(x).numpy()
     assert out.shape[:2] == (2, 3)
     np.testing.assert_allclose([out.sum(), make()(x[0]).numpy().sum()], [batch_sum, image_sum], rtol=1e-5)
+
+
+def test_an_unadapted_lookup_refuses_traced_calls_too():
+    # TF 2.21 / Keras 3.15: FailedPreconditionError inside tf.function and Dataset.map as well
+    lookup = L.StringLookup()
+    with pytest.raises(tf.errors.FailedPreconditionError, match="Table not initialized"):
+        tf.function(lookup)(tf.constant(["a", "b"]))
+    with pytest.raises(tf.errors.FailedPreconditionError, match="Table not initialized"):
+        list(tf.data.Dataset.from_tensor_slices(["a"]).map(lookup))
+    inp = tf.keras.Input((), dtype="string")
+    tf.keras.Model(inp, lookup(inp))  # a model may still be built on it before adapt

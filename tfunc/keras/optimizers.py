@@ -300,7 +300,7 @@ class Optimizer(Module):
         slots = self._tfunc_slots.get(var._unique_id)
         if slots is None or slot_name not in slots:
             raise KeyError(
-                f"Optimizer {self.name!r} has no slot {slot_name!r} for variable {var.name!r}; "
+                f"Optimizer {self.name!r} has no slot {slot_name!r} for variable {getattr(var, 'path', var.name)!r}; "
                 f"its slots: {self.get_slot_names()}."
             )
         return slots[slot_name]
@@ -406,10 +406,10 @@ class Optimizer(Module):
                 raise TypeError(f"apply_gradients expects (gradient, variable) pairs, got {pair!r}.")
         filtered = [(g, v) for g, v in pairs if g is not None]
         if not filtered:
-            names = [getattr(v, "name", repr(v)) for _, v in pairs]
+            names = [getattr(v, "path", None) or getattr(v, "name", repr(v)) for _, v in pairs]
             raise ValueError(f"No gradients provided for any variable: {names}. Provided `grads_and_vars` is {pairs}.")
         if len(filtered) < len(pairs):
-            missing = [v.name for g, v in pairs if g is None]
+            missing = [getattr(v, "path", v.name) for g, v in pairs if g is None]  # as Keras: paths
             warnings.warn(
                 f"Gradients do not exist for variables {missing} when minimizing the loss. If you're "
                 "using `model.compile()`, did you forget to provide a `loss` argument?",
@@ -423,8 +423,9 @@ class Optimizer(Module):
             if not isinstance(g, (Tensor, IndexedSlices)):
                 g = convert_to_tensor(g.read_value() if isinstance(g, Variable) else g, dtype=v.dtype)
             if g.dtype is not v.dtype:
+                label = getattr(v, "path", None) or v.name
                 raise TypeError(
-                    f"The gradient for {v.name!r} has dtype {g.dtype.name}, but the variable has dtype {v.dtype.name}."
+                    f"The gradient for {label!r} has dtype {g.dtype.name}, but the variable has dtype {v.dtype.name}."
                 )
             if scale is not None:  # the loss was multiplied by it (`scale_loss`)
                 g = map_rows(g, lambda x: x / math_ops.cast(scale, x.dtype))
@@ -1286,7 +1287,9 @@ class LossScaleOptimizer(Optimizer):
         pairs = [(g, v) for g, v in grads_and_vars]
         present = [(g, v) for g, v in pairs if g is not None]
         if not present:
-            raise ValueError(f"No gradients provided for any variable: {[v.name for _, v in pairs]}.")
+            raise ValueError(
+                f"No gradients provided for any variable: {[getattr(v, 'path', v.name) for _, v in pairs]}."
+            )
         self.build([v for _, v in present])  # slots exist before any branch
         grads = [g if isinstance(g, IndexedSlices) else convert_to_tensor(g) for g, _ in present]
         if not skip_gradients_aggregation:  # before the finiteness check: every replica takes the same branch

@@ -1,6 +1,6 @@
 """Keras 3.15's directory loaders, ``keras.utils.text_dataset_from_directory`` and
-``keras.utils.image_dataset_from_directory``, and its image file helpers ``load_img``,
-``save_img`` and ``array_to_img``.
+``keras.utils.image_dataset_from_directory`` (the image file helpers ``load_img``, ``save_img``
+and ``array_to_img`` are in :mod:`.image_utils`).
 
 The files are indexed as Keras indexes them (classes from the sorted subdirectories, files in
 ``os.walk`` order, shuffled by a NumPy ``RandomState(seed)`` before the validation split), and
@@ -9,8 +9,8 @@ then a map that reads each file), so the same directory gives the same batches i
 order. Text needs nothing more. Images are decoded by Pillow, an optional dependency (the
 ``image`` extra): tfunc has no image decoders of its own. The RGB(A) pixels of PNG, BMP and GIF
 files are TensorFlow's; JPEG pixels and grayscale conversions may differ from TensorFlow's
-decoders by a few levels (their rounding). The order of a shuffled dataset is that of
-``tfunc.data``'s seeded shuffle."""
+decoders by a few levels (their rounding). A shuffled dataset's order comes from
+``tfunc.data``'s seeded shuffle, which draws TensorFlow's order."""
 
 from __future__ import annotations
 

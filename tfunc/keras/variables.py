@@ -29,7 +29,9 @@ _SYNCHRONIZATIONS = {
     "on_write": VariableSynchronization.ON_WRITE,
     "none": VariableSynchronization.NONE,
 }
-_state = threading.local()  # .dtype: the compute dtype of the innermost autocast scope, or None
+# per thread: .dtype, the compute dtype of the innermost autocast scope (or None); .scopes, the
+# stack of open name scopes
+_state = threading.local()
 
 
 def autocast_dtype():

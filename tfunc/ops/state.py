@@ -22,6 +22,11 @@ from .infer import ALL, COMPLEX, NUMERIC, check_dtype
 from .registry import OpDef, register
 
 
+def _label(var) -> str:
+    """A variable's name in errors: a Keras weight's path ('dense/kernel'), else its name."""
+    return getattr(var, "path", None) or var.name
+
+
 def _var_spec(var) -> Spec:
     return Spec(var._shape, var._dtype)
 
@@ -31,7 +36,7 @@ def _check_shape(var, spec):
         var._shape is not None and spec.shape is not None and len(var._shape) != len(spec.shape)
     ):
         raise IncompatibleShapesError(
-            f"Cannot assign a value of shape {format_shape(spec.shape)} to variable {var.name!r} of "
+            f"Cannot assign a value of shape {format_shape(spec.shape)} to variable {_label(var)!r} of "
             f"shape {format_shape(var._shape)}."
         )
 
@@ -41,7 +46,7 @@ def _assign_infer(specs, attrs):
     s = specs[0]
     if s.dtype is not var._dtype:
         raise DTypeMismatchError(
-            f"Cannot assign a value of dtype {s.dtype.name} to variable {var.name!r} of dtype {var._dtype.name}."
+            f"Cannot assign a value of dtype {s.dtype.name} to variable {_label(var)!r} of dtype {var._dtype.name}."
         )
     _check_shape(var, s)
     return (_var_spec(var),)

@@ -493,7 +493,7 @@ class Layer(Module):
         if len(store) != len(own):
             raise ValueError(
                 f"Layer '{self.name}' expected {len(own)} variables, but received {len(store)} variables "
-                f"during loading. Expected: {[v.name for v in own]}"
+                f"during loading. Expected: {[v.path for v in own]}"
             )
         for i, v in enumerate(own):
             with init_scope():

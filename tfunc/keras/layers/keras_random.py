@@ -18,6 +18,7 @@ TensorFlow's Philox streams (``tfunc.ops.random``), but for ``gamma``, ``binomia
 from __future__ import annotations
 
 import random as _python_random
+import threading
 
 import numpy as np
 
@@ -72,11 +73,12 @@ class SeedGenerator:
     def next(self, ordered=True):
         """The current seed; the state then moves on (``[s, n] -> [s, n + 1]``, or Keras's
         scrambled step ``(state + 1) * 5387 % 933199`` when ``ordered`` is False)."""
-        seed = self.state.read_value()
-        if ordered:
-            self.state.assign(seed + np.array([0, 1], np.int64))
-        else:
-            self.state.assign((seed + 1) * 5387 % 933199)
+        with _next_lock:  # a read and a write: one at a time (PyDataset's worker threads draw too)
+            seed = self.state.read_value()
+            if ordered:
+                self.state.assign(seed + np.array([0, 1], np.int64))
+            else:
+                self.state.assign((seed + 1) * 5387 % 933199)
         return seed
 
     def get_config(self) -> dict:
@@ -88,6 +90,8 @@ class SeedGenerator:
 
 
 _global: list = []
+_global_lock = threading.Lock()
+_next_lock = threading.Lock()  # module-wide: a generator holds no lock of its own (layers are deep-copied)
 
 
 def draw_seed(seed):
@@ -98,7 +102,9 @@ def draw_seed(seed):
         value = convert_to_tensor(np.array([int(seed), 0], np.int64))
     elif seed is None:
         if not _global:
-            _global.append(SeedGenerator())
+            with _global_lock:
+                if not _global:
+                    _global.append(SeedGenerator())
         value = _global[0].next(ordered=False)
     else:
         raise ValueError(

@@ -25,7 +25,7 @@ from ...data import Dataset
 from ...eager.convert import convert_to_tensor
 from ...eager.tensor import Tensor
 from ...ops.strings import LookupTable
-from ...tracing.symbolic import SymbolicTensor
+from ..keras_tensor import in_symbolic_call
 from .image_preprocessing import _encode
 from .policy import PolicyLayer
 
@@ -418,7 +418,7 @@ class IndexLookup(PolicyLayer):
                 "`adapt` with some sample data."
             )
         x = self._keys(inputs)
-        if not self._tfunc_initialized and not isinstance(x, SymbolicTensor):  # (a model may be built first)
+        if not self._tfunc_initialized and not in_symbolic_call():  # (a model may be built on it first)
             raise FailedPreconditionError(
                 f"Table not initialized: layer {self.name} has no vocabulary. Either pass a `vocabulary` argument "
                 "to the layer, or call `adapt` with some sample data."

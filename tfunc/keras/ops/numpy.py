@@ -196,19 +196,32 @@ _PY_SCALARS = (bool, int, float, complex)
 _F32_MAX = float(np.finfo(np.float32).max)
 
 
+_PY_SCALAR_TYPES = frozenset(_PY_SCALARS)
+
+
 def _is_python(x) -> bool:
     """Whether ``x`` is a Python number or a (nested) list/tuple of them only."""
     if isinstance(x, _PY_SCALARS):
         return True
-    return isinstance(x, (list, tuple)) and builtins.all(_is_python(v) for v in x)
+    if not isinstance(x, (list, tuple)):
+        return False
+    types = {type(v) for v in x}  # a flat list in one pass at C speed
+    if types <= _PY_SCALAR_TYPES:
+        return True
+    return builtins.all(_is_python(v) for v in x)
 
 
 def _from_python(x):
     """Python numbers as Keras's TensorFlow backend converts them (``tf.convert_to_tensor``):
     ints int32, or int64 where a value does not fit; complex complex128; bools mixed with
     numbers refused; and a finite float beyond float32's range refused, not made ``inf``."""
-    t = _convert(x)
-    if t.dtype is D.float32 and _beyond_float32(x):
+    types = {type(v) for v in x} if isinstance(x, (list, tuple)) else None
+    if types is not None and float in types and types <= {int, float}:
+        t = _convert(x, dtype=D.float32)  # a flat list of numbers with a float: float32, no inference
+    else:
+        t = _convert(x)
+    # only an infinite result can hold a finite float beyond float32 (then the input is walked)
+    if t.dtype is D.float32 and not np.isfinite(np.asarray(t)).all() and _beyond_float32(x):
         raise ValueError("Can't convert Python sequence with a value out of range for a double-precision float.")
     return t
 

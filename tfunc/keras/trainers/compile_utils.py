@@ -503,12 +503,8 @@ class MetricsList(metrics_module.Metric):
         return [v for m in self.metrics for v in m.variables]
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        mask = _prediction_mask(y_pred)
-        for m in self.metrics:
-            weight = sample_weight
-            if mask is not None and isinstance(m, metrics_module.MeanMetricWrapper):
-                weight = losses_module.apply_mask(sample_weight, mask, m.dtype, "sum")  # as Keras's MeanMetricWrapper
-            m.update_state(y_true, y_pred, sample_weight=weight)
+        for m in self.metrics:  # (a MeanMetricWrapper folds y_pred's Keras mask in itself, as Keras's)
+            m.update_state(y_true, y_pred, sample_weight=sample_weight)
 
     def reset_state(self):
         for m in self.metrics:
