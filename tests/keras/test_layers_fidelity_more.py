@@ -114,3 +114,10 @@ def test_upsampling2d_every_keras_interpolation_on_run_time_sizes(interpolation,
     assert y.shape == (2, 6, 15, 2)
     np.testing.assert_allclose(y.sum(), expected_sum, rtol=1e-6)
     np.testing.assert_array_equal(model.predict(x, verbose=0), y)
+
+
+def test_einsum_dense_keeps_a_none_of_output_shape_in_the_symbolic_shape():
+    # Keras 3.15: (None, None, 2, 5) on Input((6, 3)); a real call has the real size
+    layer = keras.layers.EinsumDense("abc,cde->abde", output_shape=(None, 2, 5))
+    assert layer(keras.Input((6, 3))).shape == (None, None, 2, 5)
+    assert layer(np.ones((2, 6, 3), "float32")).shape == (2, 6, 2, 5)

@@ -14,6 +14,7 @@ import threading
 
 from ..core import dtypes as D
 from ..core import nest
+from ..core.context import ctx
 from ..core.shapes import TensorShape
 from ..core.specs import Spec
 from ..tracing.func_graph import FuncGraph
@@ -32,6 +33,17 @@ def in_symbolic_call() -> bool:
     """True while layers run on the placeholders of :func:`compute_output_spec`: the losses they
     add then are not kept (Keras adds none for KerasTensors)."""
     return getattr(_symbolic, "depth", 0) > 0
+
+
+def with_symbolic_shape(out, shape):
+    """``out`` of a layer's call on KerasTensors given Keras's static shape ``shape`` (the
+    layer's ``compute_output_shape``, which Keras's symbolic call uses): where that shape is less
+    specific than the traced one, a placeholder of it stands for ``out`` in the scratch graph the
+    call runs in, which is never executed."""
+    shape = TensorShape(shape)
+    if shape.rank is None or out.shape.as_list() == shape.as_list():
+        return out
+    return ctx.graph.placeholder(Spec(shape.as_list(), out.dtype))
 
 
 class KerasTensor:

@@ -4,11 +4,9 @@
 from __future__ import annotations
 
 from ...api import array_ops, creation_ops, linalg_ops, math_ops, reduction_ops
-from ...core.context import ctx
 from ...core.shapes import TensorShape
-from ...core.specs import Spec
 from ...eager.convert import convert_to_tensor
-from ..keras_tensor import in_symbolic_call
+from ..keras_tensor import in_symbolic_call, with_symbolic_shape
 from ..ops.promotion import result_type
 from .base import _masks, cast_keeping_mask, get_keras_mask
 from .policy import PolicyLayer
@@ -78,16 +76,6 @@ def _elementwise_shape(a, b):
     return out
 
 
-def _with_symbolic_shape(out, shape):
-    """``out`` of a call on KerasTensors given Keras's static shape ``shape`` (the layer's
-    ``compute_output_shape``, which Keras's symbolic call uses): where that shape is less
-    specific than the traced one, a placeholder of it stands for ``out`` in the scratch graph the
-    call runs in, which is never executed."""
-    if shape.rank is None or out.shape.as_list() == shape.as_list():
-        return out
-    return ctx.graph.placeholder(Spec(shape.as_list(), out.dtype))
-
-
 class _Merge(PolicyLayer):
     _minimum = 1  # Keras 3 merges a list of one tensor too (into itself)
     _tfunc_makes_masks = False  # compute_mask only carries or combines the inputs' masks
@@ -118,7 +106,7 @@ class _Merge(PolicyLayer):
             xs = expanded
         out = self._merge(xs)
         if in_symbolic_call():
-            return _with_symbolic_shape(out, self.compute_output_shape(shapes))
+            return with_symbolic_shape(out, self.compute_output_shape(shapes))
         return out
 
     def compute_mask(self, inputs, mask=None):
