@@ -41,3 +41,34 @@ def test_complex_power_by_a_tensor():
     want = [1, 1.4553467 + 0.34356076j, 0, 1j, 0.22914016 + 0.2381701j]
     np.testing.assert_allclose(tf.pow(a, y).numpy(), want, atol=1e-6, rtol=1e-6)
     np.testing.assert_allclose((a**y).numpy(), want, atol=1e-6, rtol=1e-6)
+
+
+# --- tf.cast(IndexedSlices) --------------------------------------------------------------
+
+
+def test_cast_indexed_slices_without_dense_shape():
+    # TF 2.21 gives IndexedSlices(values=[[1, 2]] int32, indices=[0], dense_shape=None)
+    s = tf.IndexedSlices(tf.constant([[1.5, 2.0]]), tf.constant([0]))
+    r = tf.cast(s, tf.int32)
+    assert isinstance(r, tf.IndexedSlices)
+    assert r.values.dtype == tf.int32 and r.values.numpy().tolist() == [[1, 2]]
+    assert r.indices.numpy().tolist() == [0] and r.dense_shape is None
+
+
+def test_cast_indexed_slices_with_dense_shape_stays_sparse():
+    # TF 2.21 gives an IndexedSlices with dense_shape [3, 2], not the dense tensor
+    s = tf.IndexedSlices(tf.constant([[1.5, 2.0]]), tf.constant([0]), tf.constant([3, 2]))
+    r = tf.cast(s, tf.int32)
+    assert isinstance(r, tf.IndexedSlices)
+    assert r.values.numpy().tolist() == [[1, 2]] and r.dense_shape.numpy().tolist() == [3, 2]
+
+
+def test_cast_indexed_slices_in_a_function():
+    # TF 2.21 gives IndexedSlices(values=[[1.5, 2.]] float64, indices=[0])
+    @tf.function
+    def f(v, i):
+        r = tf.cast(tf.IndexedSlices(v, i), tf.float64)
+        return r.values, r.indices
+
+    v, i = f(tf.constant([[1.5, 2.0]]), tf.constant([0]))
+    assert v.dtype == tf.float64 and v.numpy().tolist() == [[1.5, 2.0]] and i.numpy().tolist() == [0]

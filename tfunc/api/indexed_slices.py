@@ -64,6 +64,11 @@ class IndexedSlices:
         zeros = creation_ops.zeros(self._dense_shape, self._values.dtype)
         return indexing_ops.tensor_scatter_nd_add(zeros, array_ops.expand_dims(self._indices, -1), self._values)
 
+    def _tf_cast(self, dtype) -> IndexedSlices:
+        """``tf.cast(slices, dtype)``: the values cast, the same indices and dense_shape (an
+        IndexedSlices, with or without dense_shape, as TensorFlow's)."""
+        return IndexedSlices(math_ops.cast(self._values, dtype), self._indices, self._dense_shape)
+
     def _tf_components(self) -> list:
         """``values, indices[, dense_shape]``: the leaves ``tf.nest`` gives with
         ``expand_composites=True``, as TensorFlow's."""

@@ -172,8 +172,13 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
 
 
 def cast(x, dtype, name=None):
-    """Casts ``x`` to ``dtype`` (floats to ints truncate toward zero, as TensorFlow)."""
+    """Casts ``x`` to ``dtype`` (floats to ints truncate toward zero, as TensorFlow).  A
+    composite tensor with a ``_tf_cast`` method (``IndexedSlices``) casts itself and stays
+    composite, as TensorFlow's, rather than being densified (or refused without dense_shape)."""
     dt = D.as_dtype(dtype)
+    cast_composite = getattr(type(x), "_tf_cast", None)
+    if cast_composite is not None:
+        return cast_composite(x, dt)
     x = convert_to_tensor(x)
     if x.dtype is dt:
         return x
