@@ -1,5 +1,8 @@
 """``tfunc.nn``: activations, convolution, softmax and losses."""
 
+from types import SimpleNamespace as _Namespace
+
+from .api.array_composites import space_to_batch
 from .api.ctc_ops import (
     collapse_repeated,
     ctc_beam_search_decoder,
@@ -11,6 +14,8 @@ from .api.linalg_ops import l2_normalize
 from .api.math_composites import in_top_k, zero_fraction
 from .api.math_ops import sigmoid, tanh
 from .api.nn_composites import (
+    atrous_conv2d,
+    atrous_conv2d_transpose,
     avg_pool1d,
     conv1d,
     conv1d_transpose,
@@ -31,6 +36,9 @@ from .api.nn_composites import (
     space_to_depth,
     swish,
     weighted_cross_entropy_with_logits,
+)
+from .api.nn_composites import (
+    stateless_dropout as _stateless_dropout,
 )
 from .api.nn_extra_ops import (
     compute_accidental_hits,
@@ -72,7 +80,13 @@ from .api.pooling_ops import avg_pool, avg_pool2d, avg_pool3d, max_pool, max_poo
 from .api.random_ops import dropout
 from .api.sort_ops import top_k
 
+experimental = _Namespace(stateless_dropout=_stateless_dropout)  # tf.nn.experimental
+
 __all__ = [
+    "atrous_conv2d",
+    "atrous_conv2d_transpose",
+    "experimental",
+    "space_to_batch",
     "in_top_k",
     "zero_fraction",
     "avg_pool",

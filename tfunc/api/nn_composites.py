@@ -10,15 +10,19 @@ import functools
 import itertools
 import math
 
+import numpy as np
+
 from ..core.errors import InvalidArgumentError
 from ..eager.convert import convert_to_tensor
 from ..eager.tensor import Tensor
 from . import math_ops as m
 from .array_ops import _partial_dims, concat, expand_dims, gather, reshape, shape_list, squeeze, transpose
+from .array_ops import shape as shape_of
 from .clip_ops import clip_by_norm
 from .creation_ops import zeros_like
 from .nn_ops import conv2d, conv2d_transpose, conv3d, conv3d_transpose, depthwise_conv2d
 from .pooling_ops import avg_pool, avg_pool2d, max_pool, max_pool2d, window_arg
+from .random_ops import _noise_shape, stateless_uniform
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
@@ -344,3 +348,52 @@ def space_to_depth(input, block_size, data_format="NHWC", name=None):
     _check_divisible(w, b, "Image width")
     blocks = reshape(x, [n, h // b, b, w // b, b, c])
     return reshape(transpose(blocks, [0, 1, 3, 2, 4, 5]), [n, h // b, w // b, b * b * c])
+
+
+def _atrous_rate(rate, fn):
+    """``rate`` checked as TensorFlow's atrous convolutions check it: an int of at least 1."""
+    if not isinstance(rate, (int, np.integer)) or rate < 1:
+        raise ValueError(f"{fn}: rate must be an integer >= 1, got {rate!r}.")
+    return int(rate)
+
+
+def atrous_conv2d(value, filters, rate, padding, name=None):
+    """A 2-D convolution whose filter taps are ``rate`` pixels apart: TensorFlow's
+    ``convolution`` with ``dilations=[rate, rate]`` (NHWC input, HWIO filters)."""
+    rate = _atrous_rate(rate, "atrous_conv2d")
+    return convolution(value, filters, padding=padding, dilations=[rate, rate])
+
+
+def atrous_conv2d_transpose(value, filters, output_shape, rate, padding, name=None):
+    """The transpose of :func:`atrous_conv2d`: ``conv2d_transpose`` with stride 1 and
+    ``dilations=[rate, rate]`` (TensorFlow builds the same map from space_to_batch, a stride-1
+    conv2d_transpose and batch_to_space)."""
+    rate = _atrous_rate(rate, "atrous_conv2d_transpose")
+    if padding not in ("SAME", "VALID"):
+        raise ValueError(f"atrous_conv2d_transpose: padding must be 'SAME' or 'VALID', got {padding!r}.")
+    return conv2d_transpose(value, filters, output_shape, 1, padding, dilations=[rate, rate])
+
+
+def stateless_dropout(x, rate, seed, rng_alg=None, noise_shape=None, name=None):
+    """Dropout whose mask depends on ``seed`` (an int tensor of shape [2]) alone: TensorFlow's
+    ``tf.nn.experimental.stateless_dropout``.  The mask keeps the elements where
+    ``stateless_uniform(noise_shape, seed, alg=rng_alg) >= rate``, so it is TensorFlow's, bit for
+    bit; kept elements are ``x / (1 - rate)`` and dropped ones 0."""
+    x = convert_to_tensor(x)
+    if not x.dtype.is_floating:
+        raise ValueError(f"stateless_dropout: x.dtype must be a floating point tensor, got {x.dtype.name}.")
+    if isinstance(rate, Tensor):
+        rate = m.cast(rate, x.dtype)
+        kept = x / (1.0 - rate)
+    else:
+        if not 0 <= float(rate) < 1:
+            raise ValueError(f"stateless_dropout: rate must be a float in the range [0, 1), got {rate}.")
+        if float(rate) == 0:
+            return x
+        kept = x * convert_to_tensor(1 / (1 - float(rate)), dtype=x.dtype)
+    if noise_shape is not None:
+        shape = _noise_shape(x, noise_shape)
+    else:  # a shape known only at run time is read in the graph
+        shape = x.shape.as_list() if x.shape.is_fully_defined() else shape_of(x)
+    draws = stateless_uniform(shape, seed, dtype=x.dtype, alg=rng_alg or "auto_select")
+    return m.where(m.greater_equal(draws, rate), kept, zeros_like(kept))
