@@ -72,3 +72,48 @@ def test_cast_indexed_slices_in_a_function():
 
     v, i = f(tf.constant([[1.5, 2.0]]), tf.constant([0]))
     assert v.dtype == tf.float64 and v.numpy().tolist() == [[1.5, 2.0]] and i.numpy().tolist() == [0]
+
+
+# --- tf.shape / tf.size out_type ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("out_type", [tf.float32, tf.int16, tf.bool, tf.uint64])
+def test_shape_out_type_other_than_int32_int64_refused_eagerly(out_type):
+    # TF 2.21 raises InvalidArgumentError: "Value for attr 'out_type' of float is not in the
+    # list of allowed values: int32, int64"
+    with pytest.raises(tf.errors.InvalidArgumentError, match="out_type"):
+        tf.shape(tf.ones([2, 3]), out_type=out_type)
+
+
+def test_shape_and_size_out_type_none_is_int32():
+    # TF 2.21 gives int32 [2 3] and int32 6
+    x = tf.ones([2, 3])
+    assert tf.shape(x, out_type=None).dtype == tf.int32
+    assert tf.size(x, out_type=None).dtype == tf.int32
+
+
+def test_size_out_type_eagerly_casts_the_count():
+    # TF 2.21 gives 6.0 float32, True bool, -112 int8 and 144 uint8 (400 wrapped)
+    x = tf.ones([2, 3])
+    assert tf.size(x, out_type=tf.float32).numpy() == np.float32(6.0)
+    assert tf.size(x, out_type=tf.bool).numpy() is np.True_
+    assert tf.size(tf.ones([20, 20]), out_type=tf.int8).numpy() == -112
+    assert tf.size(tf.ones([20, 20]), out_type=tf.uint8).numpy() == 144
+
+
+def test_shape_and_size_out_type_while_tracing_a_known_shape():
+    # TF 2.21 gives float32 [2. 3.] and float32 6.0 (constants), TypeError for bool
+    x = tf.ones([2, 3])
+    assert tf.function(lambda x: tf.shape(x, out_type=tf.float32))(x).numpy().tolist() == [2.0, 3.0]
+    assert tf.function(lambda x: tf.size(x, out_type=tf.float32))(x).numpy() == np.float32(6.0)
+    with pytest.raises(TypeError):
+        tf.function(lambda x: tf.size(x, out_type=tf.bool))(x)
+
+
+@pytest.mark.parametrize("fn", [tf.shape, tf.size])
+def test_shape_and_size_float_out_type_while_tracing_an_unknown_shape(fn):
+    # TF 2.21 raises TypeError: "Value passed to parameter 'out_type' has DataType float32 not
+    # in list of allowed values: int32, int64"
+    g = tf.function(lambda x: fn(x, out_type=tf.float32), input_signature=[tf.TensorSpec([None, 3])])
+    with pytest.raises(TypeError, match="out_type"):
+        g(tf.ones([2, 3]))

@@ -409,8 +409,30 @@ def _one_hot_run_time_depth(indices, on, off, depth, axis):
 # --- shape / size / rank ------------------------------------------------------------
 
 
-def shape(input, out_type=D.int32, name=None):
-    return call(shape_op, (convert_to_tensor(input),), {"out_type": D.as_dtype(out_type)})
+_SHAPE_OUT_TYPES = (D.int32, D.int64)  # what TensorFlow's Shape and Size ops can return
+
+
+def shape(input, out_type=None, name=None):
+    """The shape of ``input`` as a 1-D tensor of ``out_type`` (int32 when None).  As TensorFlow's,
+    another dtype than int32/int64 is only taken while tracing a fully known shape (it becomes a
+    constant); otherwise it is refused: InvalidArgumentError eagerly, TypeError while tracing."""
+    x = convert_to_tensor(input)
+    dt = D.int32 if out_type is None else D.as_dtype(out_type)
+    if dt in _SHAPE_OUT_TYPES:
+        return call(shape_op, (x,), {"out_type": dt})
+    if isinstance(x, SymbolicTensor) and x.shape.is_fully_defined():
+        return _count_constant(x.shape.as_list(), dt, "shape")
+    if isinstance(x, SymbolicTensor):
+        raise TypeError(f"tf.shape: out_type must be int32 or int64 for a shape known only at run time, got {dt.name}.")
+    raise InvalidArgumentError(f"tf.shape: out_type must be int32 or int64, got {dt.name}.")
+
+
+def _count_constant(value, dtype, fn):
+    """A shape or size known while tracing as a constant of ``dtype``: a number type only
+    (TensorFlow: "Expected bool, but got 2 of type 'int'")."""
+    if dtype.is_bool or dtype == D.string:
+        raise TypeError(f"tf.{fn}: out_type must be a number type, got {dtype.name} (for {value}).")
+    return constant(value, dtype=dtype)
 
 
 def shape_list(x) -> list:
@@ -423,8 +445,21 @@ def shape_list(x) -> list:
     return [runtime[i] if d is None else d for i, d in enumerate(known)]
 
 
-def size(input, out_type=D.int32, name=None):
-    return call(size_op, (convert_to_tensor(input),), {"out_type": D.as_dtype(out_type)})
+def size(input, out_type=None, name=None):
+    """The number of elements of ``input`` as a scalar of ``out_type`` (int32 when None).  As
+    TensorFlow's, eagerly any dtype is taken (the count cast to it: 400 as int8 is -112, 6 as
+    bool True); while tracing another than int32/int64 only for a fully known shape."""
+    x = convert_to_tensor(input)
+    dt = D.int32 if out_type is None else D.as_dtype(out_type)
+    if dt in _SHAPE_OUT_TYPES:
+        return call(size_op, (x,), {"out_type": dt})
+    if isinstance(x, SymbolicTensor) and x.shape.is_fully_defined():
+        return _count_constant(x.shape.num_elements(), dt, "size")
+    if isinstance(x, SymbolicTensor):
+        raise TypeError(f"tf.size: out_type must be int32 or int64 for a shape known only at run time, got {dt.name}.")
+    if dt == D.string:
+        raise TypeError("tf.size: out_type must be a number type or bool, got string.")
+    return math_ops.cast(call(size_op, (x,), {"out_type": D.int64}), dt)
 
 
 def rank(input, name=None):
