@@ -17,6 +17,7 @@ from .attention import AdditiveAttention, Attention, MultiHeadAttention
 from .audio_preprocessing import MelSpectrogram, STFTSpectrogram
 from .base import Layer, reset_layer_names
 from .bidirectional import Bidirectional
+from .conv_lstm import ConvLSTM1D, ConvLSTM2D, ConvLSTM3D
 from .convolutional import (
     Conv1D,
     Conv1DTranspose,
@@ -173,6 +174,9 @@ __all__ = [
     "Conv2DTranspose",
     "Convolution2DTranspose",
     "Conv3D",
+    "ConvLSTM1D",
+    "ConvLSTM2D",
+    "ConvLSTM3D",
     "Convolution3D",
     "Conv1DTranspose",
     "Convolution1DTranspose",

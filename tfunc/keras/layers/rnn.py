@@ -120,28 +120,35 @@ class _Cell(PolicyLayer):
         draws them at every call, so its seed generator advances as Keras's)."""
         weights = self.read_weights()
         weights["input_masks"] = weights["recurrent_masks"] = None
+        input_shape, recurrent_shape = self._mask_shapes()
         parts = [
-            (key, width, rate)
-            for key, width, rate in (
-                ("input_masks", int(self.kernel.shape[0]), self.dropout),
-                ("recurrent_masks", self.units, self.recurrent_dropout),
+            (key, shape, rate)
+            for key, shape, rate in (
+                ("input_masks", input_shape, self.dropout),
+                ("recurrent_masks", recurrent_shape, self.recurrent_dropout),
             )
             if rate > 0.0
         ]
         if training is None or training is False:
             if draw:
-                for _, width, rate in parts:
-                    self._draw_masks(batch, width, rate)
+                for _, shape, rate in parts:
+                    self._draw_masks(batch, shape, rate)
             return weights
-        for key, width, rate in parts:
-            masks = self._draw_masks(batch, width, rate)
+        for key, shape, rate in parts:
+            masks = self._draw_masks(batch, shape, rate)
             if self._drops(rate):
                 weights[key] = [in_training(creation_ops.ones_like(m), training, lambda _, m=m: m) for m in masks]
         return weights
 
-    def _draw_masks(self, batch, width, rate) -> list:
-        """The cell's masks for one input of ``width`` features (Keras's ``_create_dropout_mask``)."""
-        shape = [batch, width] if isinstance(batch, int) else array_ops.stack([batch, width])
+    def _mask_shapes(self) -> tuple:
+        """The shapes (past the batch axis) of one step's input and of its first state: the
+        shapes of the dropout masks (a convolutional cell's have spatial axes too)."""
+        return (int(self.kernel.shape[0]),), (self.units,)
+
+    def _draw_masks(self, batch, shape, rate) -> list:
+        """The cell's masks for one input of ``shape`` past the batch axis (Keras's
+        ``_create_dropout_mask``)."""
+        shape = [batch, *shape] if isinstance(batch, int) else array_ops.stack([batch, *shape])
         ones = creation_ops.ones(shape, dtype=self._tfunc_compute)
         return [keras_random.dropout(ones, rate, seed=self.seed_generator) for _ in range(self._tfunc_masks)]
 
@@ -686,6 +693,7 @@ class RNN(PolicyLayer):
     """
 
     _tfunc_makes_masks = False  # compute_mask only carries or combines the inputs' masks
+    _tfunc_input_rank = 3  # (batch, time, features); a ConvLSTM's steps have spatial axes too
 
     def __init__(
         self,
@@ -764,13 +772,13 @@ class RNN(PolicyLayer):
 
     def build(self, input_shape):
         shape = TensorShape(input_shape)
-        if shape.rank is not None and shape.rank != 3:
+        if shape.rank is not None and shape.rank != self._tfunc_input_rank:
             raise ValueError(
-                f'Input 0 of layer "{self.name}" is incompatible with the layer: expected ndim=3, found '
-                f"ndim={shape.rank}. Full shape received: {tuple(shape.as_list())}"
+                f'Input 0 of layer "{self.name}" is incompatible with the layer: expected '
+                f"ndim={self._tfunc_input_rank}, found ndim={shape.rank}. Full shape received: {tuple(shape.as_list())}"
             )
         if isinstance(self.cell, Layer) and not self.cell.built:
-            self.cell.build(TensorShape([shape[0], shape[2]]))
+            self.cell.build(TensorShape([shape[0], *shape.as_list()[2:]]))
             self.cell.built = True
         if self.stateful and self._tfunc_states is None:
             if shape[0] is None:
@@ -779,7 +787,7 @@ class RNN(PolicyLayer):
                     f"size: sequence.shape={tuple(shape.as_list())}"
                 )
             with init_scope():
-                dummy = creation_ops.zeros((shape[0], 1, shape[2]), dtype=self._tfunc_compute)
+                dummy = creation_ops.zeros((shape[0], 1, *shape.as_list()[2:]), dtype=self._tfunc_compute)
                 self._tfunc_states = nest.map_structure(
                     lambda s: Variable(
                         math_ops.cast(s, self.dtype), trainable=False, name=f"{self.name}/rnn_state", dtype=self.dtype
@@ -836,9 +844,10 @@ class RNN(PolicyLayer):
 
     def call(self, inputs, initial_state=None, training=None, mask=None):
         x = self._compute(inputs)
-        if x.shape.rank != 3:
+        if x.shape.rank != self._tfunc_input_rank:
             raise ValueError(
-                f"{type(self).__name__} {self.name!r} expects (batch, time, features) inputs, got {x.shape}."
+                f"{type(self).__name__} {self.name!r} expects inputs of rank {self._tfunc_input_rank} (batch, time, "
+                f"features...), got {x.shape}."
             )
         if self.stateful:
             expected = nest.flatten(self._tfunc_states)[0].shape[0]
@@ -897,7 +906,9 @@ class RNN(PolicyLayer):
 
         def masked_step(xt, mt, states, previous):
             out, new = step(xt, states)
-            keep = array_ops.expand_dims(mt, -1)
+            keep = mt
+            for _ in range(out.shape.rank - 1):  # (batch, 1...): one flag per row
+                keep = array_ops.expand_dims(keep, -1)
             new = [math_ops.where(keep, n, s) for n, s in zip(new, states)]
             fill = creation_ops.zeros_like(out) if self.zero_output_for_mask else previous
             return math_ops.where(keep, out, fill), new
@@ -929,7 +940,8 @@ class RNN(PolicyLayer):
     def _looped(self, x, mask, states, step):
         """A graph while-loop for a length known only at run time; with ``return_sequences``
         the step outputs go into a time-major buffer."""
-        xs = array_ops.transpose(x, [1, 0, 2])
+        time_major = [1, 0, *range(2, x.shape.rank)]
+        xs = array_ops.transpose(x, time_major)
         ms = None if mask is None else array_ops.transpose(mask, [1, 0])
         if self.go_backwards:
             xs = xs[::-1]
@@ -958,7 +970,7 @@ class RNN(PolicyLayer):
         init = [convert_to_tensor(0), *states]
         # (time, batch, output) zeros: summed, the first "last output"; the buffer of all outputs
         if carry_last or keep:
-            zeros = nn_ops.matmul(xs, creation_ops.zeros((x.shape[2], self._output_size), dtype=x.dtype))
+            zeros = self._time_zeros(xs)
         if carry_last:
             init.append(reduction_ops.reduce_sum(zeros, axis=0))
         if keep:
@@ -966,8 +978,13 @@ class RNN(PolicyLayer):
         result = control_flow_ops.while_loop(cond, body, tuple(init))
         final = list(result[1 : 1 + n])
         if keep:
-            return array_ops.transpose(result[-1], [1, 0, 2]), final
+            return array_ops.transpose(result[-1], time_major), final
         return (result[1 + n] if carry_last else final[0]), final
+
+    def _time_zeros(self, xs):
+        """Zeros shaped (time, batch, output size) for time-major inputs ``xs`` whose time and
+        batch sizes may be known only at run time."""
+        return nn_ops.matmul(xs, creation_ops.zeros((xs.shape[2], self._output_size), dtype=xs.dtype))
 
     def compute_mask(self, inputs, mask):
         """The outputs' mask: the input's with ``return_sequences``, else none; states have none."""
