@@ -117,3 +117,23 @@ def test_shape_and_size_float_out_type_while_tracing_an_unknown_shape(fn):
     g = tf.function(lambda x: fn(x, out_type=tf.float32), input_signature=[tf.TensorSpec([None, 3])])
     with pytest.raises(TypeError, match="out_type"):
         g(tf.ones([2, 3]))
+
+
+# --- float -> integer casts out of range (TensorFlow's CPU kernels, x86) --------------------
+
+
+def test_cast_float_above_uint64_range_gives_two_to_the_63():
+    # TF 2.21 gives 2**63 for 1e20, inf, 2**64 and NaN; 1.8e19 and -1 as NumPy
+    assert int(tf.cast(1e20, tf.uint64).numpy()) == 2**63
+    for dtype in (tf.float32, tf.float64):
+        x = tf.constant([1e20, np.inf, 2.0**64, np.nan, -1.0, 1.8e19], dtype)
+        got = tf.cast(x, tf.uint64).numpy().tolist()
+        want_last = 18000000404716257280 if dtype == tf.float32 else 18000000000000000000
+        assert got == [2**63, 2**63, 2**63, 2**63, 2**64 - 1, want_last]
+
+
+def test_cast_float_out_of_int_range_gives_the_lowest_int():
+    # TF 2.21 gives INT_MIN for 1e20, -inf, inf, NaN and 5e9 (int32)
+    x = tf.constant([1e20, -np.inf, np.inf, np.nan, 5e9])
+    assert tf.cast(x, tf.int64).numpy().tolist() == [-(2**63)] * 4 + [5000000000]
+    assert tf.cast(x, tf.int32).numpy().tolist() == [-(2**31)] * 5

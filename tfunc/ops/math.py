@@ -1391,12 +1391,27 @@ def _cast_impl(xp, x, dtype, out=None):
             "bfloat16 is not available on the GPU backend (CuPy has no bfloat16 arrays); "
             "compute in float16 or float32 there, or run on the CPU."
         )
+    if xp is np and x.dtype.kind == "f" and dtype is D.uint64:
+        x = _float_to_uint64_x86(x)
     if out is not None:
         out[...] = x
         return out
     if x.dtype == dtype._np:
         return x
-    return x.astype(dtype._np)
+    with np.errstate(invalid="ignore"):  # out-of-range floats: TensorFlow casts without a warning
+        return x.astype(dtype._np)
+
+
+_TWO_64 = 2.0**64
+
+
+def _float_to_uint64_x86(x):
+    """TensorFlow's CPU cast of floats to uint64 (x86 ``static_cast``): 2**64 and above, +inf
+    included, give 2**63, where NumPy gives 0; the rest (NaN: 2**63, negatives: wrapped as
+    int64) NumPy already gives alike."""
+    with np.errstate(invalid="ignore"):
+        r = np.asarray(x.astype(np.uint64))
+    return np.where(x >= _TWO_64, np.uint64(2**63), r)
 
 
 def _cast_samples(rng):
