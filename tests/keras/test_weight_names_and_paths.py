@@ -31,7 +31,7 @@ def test_sublayers_are_under_their_parents_path():
     mha(q, q)
     assert len({w.path for w in mha.weights}) == len(mha.weights) == 8
     assert _names_and_paths(mha.weights[:2]) == [("kernel", "mha/query/kernel"), ("bias", "mha/query/bias")]
-    b = keras.layers.Bidirectional(keras.layers.GRU(2), name="bi")
+    b = keras.layers.Bidirectional(keras.layers.GRU(2, name="gru"), name="bi")  # (auto names count up)
     b(q)
     assert [w.path for w in b.weights[:2]] == [
         "bi/forward_gru/gru_cell/kernel",
