@@ -137,3 +137,15 @@ def test_cast_float_out_of_int_range_gives_the_lowest_int():
     x = tf.constant([1e20, -np.inf, np.inf, np.nan, 5e9])
     assert tf.cast(x, tf.int64).numpy().tolist() == [-(2**63)] * 4 + [5000000000]
     assert tf.cast(x, tf.int32).numpy().tolist() == [-(2**31)] * 5
+
+
+# --- dtype_hint on NumPy input, where TensorFlow's op passes it ---------------------------
+
+
+def test_image_box_ops_take_numpy_float64_boxes():
+    # TF 2.21 gives float32 results; tfunc refused float64 boxes / int64 box indices
+    img = np.zeros([1, 4, 4, 3], np.float32)
+    boxes = np.array([[0.0, 0.0, 1.0, 1.0]])
+    assert tf.image.crop_and_resize(img, boxes, np.array([0], np.int64), [2, 2]).dtype == tf.float32
+    drawn = tf.image.draw_bounding_boxes(img, boxes[None] / 2, np.array([[1.0, 0, 0, 1]]))
+    assert drawn.dtype == tf.float32

@@ -9,7 +9,7 @@ from collections import namedtuple
 
 from ..core import dtypes as D
 from ..core.errors import InvalidArgumentError
-from ..eager.convert import constant, convert_to_tensor
+from ..eager.convert import constant, convert_to_tensor, convert_to_tensor_v2
 from ..eager.dispatch import call
 from ..eager.tensor import Tensor
 from ..ops.detection import NMS_FLOATS, combined_non_max_suppression_op, non_max_suppression_op
@@ -194,8 +194,8 @@ def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear", ext
     img = convert_to_tensor(image)
     if img.dtype not in _CROP_IMAGE_DTYPES:
         raise InvalidArgumentError(f"crop_and_resize: image of dtype {img.dtype.name} is not supported.")
-    bx = convert_to_tensor(boxes, dtype_hint=D.float32)
-    ind = convert_to_tensor(box_indices, dtype_hint=D.int32)
+    bx = convert_to_tensor_v2(boxes, dtype_hint=D.float32)
+    ind = convert_to_tensor_v2(box_indices, dtype_hint=D.int32)
     if bx.dtype is not D.float32 or ind.dtype is not D.int32:
         raise InvalidArgumentError(
             f"crop_and_resize: boxes must be float32 and box_indices int32, got {bx.dtype.name} and {ind.dtype.name}."

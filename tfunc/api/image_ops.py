@@ -13,7 +13,7 @@ import numpy as np
 
 from ..core import dtypes as D
 from ..core.errors import IncompatibleShapesError, InvalidArgumentError
-from ..eager.convert import convert_to_tensor
+from ..eager.convert import convert_to_tensor, convert_to_tensor_v2
 from ..eager.dispatch import call
 from ..eager.tensor import Tensor
 from ..ops.image import (
@@ -833,7 +833,7 @@ def draw_bounding_boxes(images, boxes, colors, name=None):
     outline of each box of ``boxes`` ``[batch, n, 4]`` (``[ymin, xmin, ymax, xmax]`` in [0, 1])
     drawn in ``colors[i % len(colors)]`` (RGBA rows; None: TensorFlow's table of ten)."""
     x = convert_to_tensor(images)
-    b = convert_to_tensor(boxes, dtype_hint=D.float32)
+    b = convert_to_tensor_v2(boxes, dtype_hint=D.float32)
     if colors is None:
         table = np.array(_BOX_COLORS, np.float32)
         if x.shape.rank == 4 and x.shape[-1] == 1:  # grey images: the first channel at 1
