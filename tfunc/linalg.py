@@ -1,7 +1,16 @@
 """``tfunc.linalg``: matrix products, factorizations, solves, norms and diagonals."""
 
+from types import SimpleNamespace as _Namespace
+
 from .api.array_composites import matvec, tensordot
 from .api.creation_ops import eye
+from .api.linalg_extra_ops import (
+    banded_triangular_solve,
+    sqrtm,
+    tridiagonal_matmul,
+    tridiagonal_solve,
+)
+from .api.linalg_extra_ops import conjugate_gradient as _conjugate_gradient
 from .api.linalg_lu_ops import expm, lu, lu_matrix_inverse, lu_reconstruct, lu_solve
 from .api.linalg_ops import (
     adjoint,
@@ -39,7 +48,14 @@ from .api.linalg_ops import (
 )
 from .api.nn_ops import matmul
 
+experimental = _Namespace(conjugate_gradient=_conjugate_gradient)  # tf.linalg.experimental
+
 __all__ = [
+    "banded_triangular_solve",
+    "experimental",
+    "sqrtm",
+    "tridiagonal_matmul",
+    "tridiagonal_solve",
     "adjoint",
     "cholesky_solve",
     "cross",
