@@ -116,17 +116,21 @@ def test_lu_solve_inverse_reconstruct_tf_values():
             [[1.8, 1.4666666666666668], [-0.4, -0.7333333333333334], [1.2, 0.8666666666666667], [-0.6, -14 / 15]],
         ]
     )
-    for got in eager_and_traced(lambda lu, p: tf.linalg.lu_solve(lu, p, rhs), LU, P):
+    for got in eager_and_traced(lambda lu, p: tf.linalg.lu_solve(lu, p, rhs), tf.constant(LU), tf.constant(P)):
         np.testing.assert_allclose(got, solve, rtol=1e-12)
-    for got in eager_and_traced(lambda lu, p: tf.linalg.lu_matrix_inverse(lu, p), LU, P):
+    for got in eager_and_traced(lambda lu, p: tf.linalg.lu_matrix_inverse(lu, p), tf.constant(LU), tf.constant(P)):
         np.testing.assert_allclose(got, np.linalg.inv(A), rtol=1e-12, atol=1e-15)
-    for got in eager_and_traced(lambda lu, p: tf.linalg.lu_reconstruct(lu, p), LU, P):
+    for got in eager_and_traced(lambda lu, p: tf.linalg.lu_reconstruct(lu, p), tf.constant(LU), tf.constant(P)):
         np.testing.assert_allclose(got, A, atol=1e-12)
     # unbatched, and a batched rhs against one factorization
-    for got in eager_and_traced(lambda lu, p: tf.linalg.lu_solve(lu, p, np.stack([rhs] * 3)), LU[0], P[0]):
+    for got in eager_and_traced(
+        lambda lu, p: tf.linalg.lu_solve(lu, p, np.stack([rhs] * 3)), tf.constant(LU[0]), tf.constant(P[0])
+    ):
         np.testing.assert_allclose(got, np.stack([solve[0]] * 3), rtol=1e-12)
     # TensorFlow 2.21's documented example: lu_reconstruct([[2, 1], [.5, 3]], [1, 0])
     np.testing.assert_allclose(tf.linalg.lu_reconstruct([[2.0, 1], [0.5, 3]], [1, 0]), [[1, 3.5], [2, 1]])
+    # NumPy float64 factors: TF 2.21's dtype_hint makes them float32
+    assert tf.linalg.lu_reconstruct(LU, P).dtype == tf.float32
 
 
 def test_lu_composites_errors():

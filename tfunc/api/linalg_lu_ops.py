@@ -11,7 +11,7 @@ import numpy as np
 
 from ..core import dtypes as D
 from ..core.errors import InvalidArgumentError
-from ..eager.convert import constant, convert_to_tensor
+from ..eager.convert import constant, convert_to_tensor, convert_to_tensor_v2
 from ..eager.dispatch import call
 from ..ops import linalg as L
 from . import math_ops as m
@@ -52,8 +52,8 @@ def _check_factors(lower_upper, perm):
 
 
 def _factors(lower_upper, perm):
-    lu_ = convert_to_tensor(lower_upper, dtype_hint=D.float32)
-    p = convert_to_tensor(perm, dtype_hint=D.int32)
+    lu_ = convert_to_tensor_v2(lower_upper, dtype_hint=D.float32)
+    p = convert_to_tensor_v2(perm, dtype_hint=D.int32)
     _check_factors(lu_, p)
     return lu_, p
 
@@ -77,7 +77,7 @@ def _gather_rows(x, rows):
 def lu_solve(lower_upper, perm, rhs, validate_args=False, name=None):
     """``X`` with ``A @ X == rhs``, given ``lu(A)`` (batch dimensions broadcast)."""
     lu_, p = _factors(lower_upper, perm)
-    b = convert_to_tensor(rhs, dtype_hint=lu_.dtype)
+    b = convert_to_tensor_v2(rhs, dtype_hint=lu_.dtype)
     if b.shape.rank is not None and b.shape.rank < 2:
         raise ValueError("Input `rhs` must have at least 2 dimensions.")
     if lu_.shape.rank is not None and b.shape.rank is not None and None not in (lu_.shape[-1], b.shape[-2]):

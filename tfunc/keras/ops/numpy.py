@@ -948,7 +948,7 @@ def take(x, indices, axis=None):
     idx = convert_to_tensor(indices)
     if axis is None:
         t, axis = array_ops.reshape(t, [-1]), 0
-    size_ = array_ops.shape(t, out_type=idx.dtype)[axis]
+    size_ = math_ops.cast(array_ops.shape(t)[axis], idx.dtype)  # (int8/int16 indices too, as Keras)
     idx = math_ops.where(idx < 0, idx + size_, idx)  # negative indices count from the end
     return array_ops.gather(t, idx, axis=axis)
 
@@ -959,7 +959,7 @@ def take_along_axis(x, indices, axis=None):
     if axis is None:
         t, idx, axis = array_ops.reshape(t, [-1]), array_ops.reshape(idx, [-1]), 0
     axis = axis % t.shape.rank
-    size_ = array_ops.shape(t, out_type=idx.dtype)[axis]
+    size_ = math_ops.cast(array_ops.shape(t)[axis], idx.dtype)
     idx = math_ops.where(idx < 0, idx + size_, idx)
     # move the axis last, broadcast the leading axes, and gather per row
     perm = [i for i in range(t.shape.rank) if i != axis] + [axis]
