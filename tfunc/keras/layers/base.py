@@ -109,18 +109,18 @@ def _without_inherited_masks(inputs, outputs):
     return nest.map_structure(fresh, outputs) if isinstance(outputs, (list, tuple, dict)) else fresh(outputs)
 
 
-def _to_snake_case(name: str) -> str:
-    s = re.sub(r"(.)([A-Z][a-z0-9]+)", r"\1_\2", name)
-    s = re.sub(r"([a-z])([A-Z])", r"\1_\2", s).lower()
-    return s if not s.startswith("_") else "private" + s
-
-
 def snake_case(name: str) -> str:
     """Keras's ``to_snake_case`` (names of functions and operations, paths in weights files):
-    ``"<lambda>"`` -> ``"lambda"``, ``"myMetric"`` -> ``"my_metric"``, ``"ReLU"`` -> ``"re_lu"``."""
+    ``"<lambda>"`` -> ``"lambda"``, ``"myMetric"`` -> ``"my_metric"``, ``"ReLU"`` -> ``"re_lu"``,
+    ``"ConvLSTM2D"`` -> ``"conv_lstm2d"`` (a digit does not end a capitalised word)."""
     name = re.sub(r"\W+", "", name)
     name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
     return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
+
+
+# Automatic names of layers, metrics and optimizers: Keras's ``auto_name`` uses the same
+# ``to_snake_case`` rule as every other name (the old tf.keras rule split 'LSTM2D' as 'lst_m2d').
+_to_snake_case = snake_case
 
 
 def unique_layer_name(base: str) -> str:

@@ -20,7 +20,7 @@ from .. import constraints as _constraints
 from .. import initializers as _initializers
 from .. import regularizers as _regularizers
 from ..dtypes import keras_dtype
-from .base import _ndim_error, snake_case, unique_layer_name
+from .base import _ndim_error
 from .conv_utils import data_format_arg, from_channels_last, join_shape, output_length, split_shape, to_channels_last
 from .convolutional import _check_strides_dilation, _convolve
 from .rnn import RNN, _batch, _Cell, _states_list
@@ -274,8 +274,6 @@ class ConvLSTM(RNN):
         zero_output_for_mask=False,
         **kwargs,
     ):
-        if kwargs.get("name") is None:  # Keras's 'conv_lstm2d' (Layer's default splits it as 'conv_lst_m2d')
-            kwargs["name"] = unique_layer_name(snake_case(type(self).__name__))
         cell = ConvLSTMCell(
             rank=self._rank,
             filters=filters,
