@@ -204,3 +204,37 @@ def test_conjugate_gradient_converges_inside_a_function():
     state = tf.function(lambda b: tf.linalg.experimental.conjugate_gradient(S3, b))(tf.constant([1.0, 2.0, 3.0]))
     assert int(state.i) == 3  # TF 2.21 gives 3 steps and this x
     np.testing.assert_allclose(state.x.numpy(), [0.22222215, 0.11111115, 1.4444444], rtol=1e-5)
+
+
+X34 = np.arange(12, dtype=np.float32).reshape(3, 4)
+
+
+def test_band_part_refuses_a_band_wider_than_the_matrix():
+    # TF 2.21: "num_lower must be negative or less or equal to number of rows (3) got: 10"
+    with pytest.raises(tf.errors.InvalidArgumentError, match="num_lower"):
+        tf.linalg.band_part(X34, 10, 0)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="num_upper"):
+        tf.linalg.band_part(X34, 1, 5)
+    np.testing.assert_array_equal(tf.linalg.band_part(X34, 3, 4).numpy(), X34)  # the widest TF takes
+
+
+def test_norm_refuses_fro_as_a_vector_norm():
+    # TF 2.21: "'ord' must be a supported vector norm, got fro" for axis None or an int
+    for axis in (None, 1):
+        with pytest.raises(ValueError, match="fro"):
+            tf.norm(X34, ord="fro", axis=axis)
+    np.testing.assert_allclose(tf.norm(X34, ord="fro", axis=[0, 1]).numpy(), 22.494444, rtol=1e-6)
+
+
+def test_cross_does_not_broadcast():
+    # TF 2.21: "Both inputs must be of same shape: [2,3] vs. [3]"
+    with pytest.raises(tf.errors.InvalidArgumentError, match="same shape"):
+        tf.linalg.cross(tf.ones((2, 3)), tf.ones((3,)))
+
+
+def test_pinv_and_matrix_rank_refuse_complex_input():
+    z = tf.complex(tf.eye(2), tf.eye(2))
+    # TF 2.21: "Input `a` must have `float`-like `dtype` (saw complex64)."
+    for fn in (tf.linalg.pinv, tf.linalg.matrix_rank):
+        with pytest.raises(TypeError, match="float"):
+            fn(z)

@@ -95,6 +95,7 @@ def band_part(input, num_lower, num_upper, name=None):
     (-1: the whole triangle): ``band_part(x, -1, 0)`` is the lower triangle."""
     x = convert_to_tensor(input)
     lower, upper = _static_int(num_lower), _static_int(num_upper)
+    _check_band(x, lower, upper)
     if lower is not None and upper is not None:
         return call(L.matrix_band_part_op, (x,), {"num_lower": lower, "num_upper": upper})
     # a band known only at run time: keep (i, j) where (lower < 0 or i - j <= lower) and
@@ -108,6 +109,21 @@ def band_part(input, num_lower, num_upper, name=None):
         math_ops.logical_or(math_ops.less(up, 0), math_ops.less_equal(j - i, up)),
     )
     return math_ops.where(keep, x, zeros_like(x))
+
+
+def _check_band(x, lower, upper):
+    """Refuses a band wider than the matrices, as TensorFlow's kernel: ``num_lower`` must be
+    negative or at most the number of rows, ``num_upper`` at most the number of columns."""
+    if x.shape.rank is None or x.shape.rank < 2:
+        return
+    for what, value, size, dim in (
+        ("num_lower", lower, x.shape[-2], "rows"),
+        ("num_upper", upper, x.shape[-1], "columns"),
+    ):
+        if value is not None and size is not None and value > size:
+            raise InvalidArgumentError(
+                f"band_part: {what} must be negative or less or equal to number of {dim} ({size}) got: {value}"
+            )
 
 
 def _is_zero(k) -> bool:
@@ -269,8 +285,8 @@ def _norm_order(order, axes, is_matrix):
     if isinstance(order, str):
         if order not in ("euclidean", "fro"):
             raise ValueError(f"norm: ord must be 'euclidean', 'fro', a positive number or np.inf, got {order!r}.")
-        if order == "fro" and axes is not None and not is_matrix:
-            raise ValueError("norm: ord='fro' is a matrix norm; 'axis' must be a pair (or None).")
+        if order == "fro" and not is_matrix:  # axis=None too: TensorFlow takes that as a vector norm
+            raise ValueError("norm: ord='fro' is a matrix norm; 'axis' must be a pair of axes.")
         return "euclidean"
     try:
         p = float(order)
@@ -359,6 +375,10 @@ def eigvals(tensor, name=None):
 def cross(a, b, name=None):
     """The cross product of the 3-vectors along the last axis of ``a`` and ``b``."""
     a, b = math_ops._operands(a, b)
+    if a.shape.is_fully_defined() and b.shape.is_fully_defined() and a.shape != b.shape:
+        raise InvalidArgumentError(
+            f"cross: both inputs must be of same shape (no broadcasting): {a.shape} vs. {b.shape}."
+        )
     if a.shape.rank is not None and a.shape[-1] not in (3, None):
         raise InvalidArgumentError(f"cross: the last dimension must be 3, got shape {a.shape}.")
     (a1, a2, a3), (b1, b2, b3) = unstack(a, 3, axis=-1), unstack(b, 3, axis=-1)
@@ -389,10 +409,19 @@ def _default_tolerance(a, factor, size=max):
     return factor * eps * math_ops.cast(reduce(shape(a)[-2:]), a.dtype.real_dtype)
 
 
+def _real_matrix(a):
+    """``a`` as a tensor, refused unless floating point: TensorFlow's pinv and matrix_rank take no
+    complex or integer input."""
+    a = convert_to_tensor(a)
+    if not a.dtype.is_floating:
+        raise TypeError(f"Input `a` must have `float`-like `dtype` (saw {a.dtype.name}).")
+    return a
+
+
 def pinv(a, rcond=None, validate_args=False, name=None):
     """The Moore-Penrose pseudo-inverse, from the SVD: singular values at most ``rcond`` times
     the largest count as 0 (default 10 * max(m, n) * eps, as TensorFlow)."""
-    a = convert_to_tensor(a)
+    a = _real_matrix(a)
     if rcond is None:
         rcond = _default_tolerance(a, 10.0)
     s, u, v = svd(a)
@@ -404,7 +433,7 @@ def pinv(a, rcond=None, validate_args=False, name=None):
 def matrix_rank(a, tol=None, validate_args=False, name=None):
     """The number of singular values above ``tol`` (default max(m, n) * eps * the largest one),
     as int32."""
-    a = convert_to_tensor(a)
+    a = _real_matrix(a)
     s = svd(a, compute_uv=False)
     if tol is None:
         tol = _default_tolerance(a, 1.0) * reduction_ops.reduce_max(s, axis=-1, keepdims=True)
