@@ -110,6 +110,7 @@ def _synchronization_and_aggregation(synchronization, aggregation, trainable, na
 # holds them: the attribute, the local name, getrefcount's argument.  Counted this way
 # on CPython 3.10-3.13; later versions may skip references, so they always copy.
 _SOLE_REFS = 3
+_COUNT_UP_TO_LOCK = threading.Lock()  # count_up_to's read-compare-add (a variable's own lock guards writes)
 _IN_PLACE = sys.version_info < (3, 14)
 _creation_scopes: list = []
 
@@ -529,10 +530,11 @@ class Variable:
             raise InvalidArgumentError(f"count_up_to needs an int32 or int64 variable, got {self._dtype.name}.")
         if ctx.graph is not None:
             raise NotImplementedError("count_up_to is not supported inside a traced function; use assign_add.")
-        before = self.read_value()
-        if int(before) >= limit:
-            raise OutOfRangeError(f"Reached limit of {limit}")
-        self.assign_add(1, read_value=False)
+        with _COUNT_UP_TO_LOCK:  # read, compare, add: atomic, as TensorFlow's op
+            before = self.read_value()
+            if int(before) >= limit:
+                raise OutOfRangeError(f"Reached limit of {limit}")
+            self.assign_add(1, read_value=False)
         return before
 
     def _refuse_synchronized_nd_scatter(self, method):
