@@ -31,3 +31,38 @@ def test_conv_lstm_default_names():
     names = [layers.ConvLSTM1D(2, 3).name, layers.ConvLSTM2D(2, 3).name]
     names += [layers.ConvLSTM2D(2, 3).name, layers.ConvLSTM3D(2, 3).name]
     assert names == ["conv_lstm1d", "conv_lstm2d", "conv_lstm2d_1", "conv_lstm3d"]
+
+
+_IMAGE = np.arange(5 * 8 * 2, dtype="float32").reshape(5, 8, 2)
+_smart_resize = tf.keras.preprocessing.image.smart_resize
+
+
+def test_smart_resize_crops_to_the_aspect_ratio_then_resizes():
+    # TF 2.21 keras.preprocessing.image.smart_resize(x, (3, 3)): a float32 NumPy array.
+    y = _smart_resize(_IMAGE, (3, 3))
+    assert isinstance(y, np.ndarray) and y.dtype == np.float32 and y.shape == (3, 3, 2)
+    np.testing.assert_allclose(y[0, :, 0], [8.0, 11.3333, 14.6667], rtol=1e-5)
+    np.testing.assert_allclose(y.sum(), 692.99998, rtol=1e-6)
+
+
+def test_smart_resize_batches_channels_first_and_interpolations():
+    # TF 2.21: (2, 4, 2, 2) batch summing to 1280; channels_first sums as channels_last (693);
+    # 'nearest' (4, 4) sums to 1232; an upscale to (10, 4) sums to 3160; uint8 gives float32.
+    batch = _smart_resize(np.stack([_IMAGE, _IMAGE + 1]), (4, 2))
+    assert batch.shape == (2, 4, 2, 2) and batch.sum() == 1280.0
+    first = _smart_resize(_IMAGE.transpose(2, 0, 1), (3, 3), data_format="channels_first")
+    np.testing.assert_allclose(first[1, 0], [9.0, 12.3333, 15.6667], rtol=1e-5)
+    assert _smart_resize(_IMAGE, (4, 4), interpolation="nearest").sum() == 1232.0
+    assert _smart_resize(_IMAGE, (10, 4)).sum() == 3160.0
+    assert _smart_resize((_IMAGE * 3).astype("uint8"), (4, 3)).dtype == np.float32
+
+
+def test_smart_resize_keeps_tensors_and_checks_arguments():
+    # TF 2.21: a tensor in, a tensor out; size, rank and stray keywords are refused.
+    assert isinstance(_smart_resize(tf.constant(_IMAGE), (3, 3)), tf.Tensor)
+    with pytest.raises(ValueError, match="tuple of 2 integers"):
+        _smart_resize(_IMAGE, (3,))
+    with pytest.raises(ValueError, match="incorrect rank"):
+        _smart_resize(_IMAGE[0], (3, 3))
+    with pytest.raises(TypeError, match="foo"):
+        _smart_resize(_IMAGE, (3, 3), foo=1)

@@ -1,6 +1,6 @@
-"""Keras 3.15's image file helpers, ``keras.utils.load_img``, ``save_img`` and ``array_to_img``:
-Pillow images, as Keras's (Pillow is an optional dependency, the ``image`` extra: without it
-these raise an ImportError that says so)."""
+"""Keras 3.15's image helpers: the file ones, ``keras.utils.load_img``, ``save_img`` and
+``array_to_img``, Pillow images as Keras's (Pillow is an optional dependency, the ``image``
+extra: without it these raise an ImportError that says so), and ``smart_resize``."""
 
 from __future__ import annotations
 
@@ -10,7 +10,10 @@ import warnings
 
 import numpy as np
 
-from .backend import floatx
+from ..api import array_ops, image_ops
+from ..eager.convert import convert_to_tensor
+from .backend import floatx, image_data_format
+from .layers.image_preprocessing import RESIZE_INTERPOLATIONS, _aspect_crop
 
 # Keras's PIL_INTERPOLATION_METHODS, by Pillow's resampling filter numbers
 _RESAMPLE = {"nearest": 0, "bilinear": 2, "bicubic": 3, "hamming": 5, "box": 4, "lanczos": 1}
@@ -113,3 +116,49 @@ def _crop_box(size, target_size):
     crop_width = min(width, (height * target_width) // target_height)
     top, left = (height - crop_height) // 2, (width - crop_width) // 2
     return [left, top, left + crop_width, top + crop_height]
+
+
+def smart_resize(x, size, interpolation="bilinear", data_format="channels_last", **kwargs):
+    """Images (3-D, or 4-D batches) resized to ``size`` (height, width) without distorting them:
+    the central crop with the target's aspect ratio, resized by ``tf.image.resize`` (float32
+    but for 'nearest'), as Keras's; a NumPy array comes back as one.  ``backend_module`` is
+    accepted as Keras's keyword (tfunc has one backend, so it changes nothing)."""
+    kwargs.pop("backend_module", None)
+    if kwargs:
+        raise TypeError(f"smart_resize() got unexpected keyword arguments: {list(kwargs.keys())}")
+    if len(size) != 2:
+        raise ValueError(f"Expected `size` to be a tuple of 2 integers, but got: {size}.")
+    img = convert_to_tensor(x)
+    if img.shape.rank not in (3, 4):
+        raise ValueError(
+            "Expected an image array with shape `(height, width, channels)`, or `(batch_size, height, "
+            f"width, channels)`, but got input with incorrect rank, of shape {img.shape}."
+        )
+    # Keras crops channels-first for any data_format but 'channels_last' (None too), and
+    # resizes in the standardized format (None: image_data_format()).
+    crop_first = data_format != "channels_last"
+    img = _channels_last(img, crop_first, lambda t: _aspect_crop(t, size[0], size[1]))
+    resize_first = _data_format(data_format or image_data_format()) == "channels_first"
+    img = _channels_last(img, resize_first, lambda t: _resize(t, size, interpolation))
+    return np.array(img) if isinstance(x, np.ndarray) else img
+
+
+def _channels_last(img, channels_first, fn):
+    """``fn`` applied to ``img`` in channels-last layout: a channels-first ``img`` is moved
+    there and back."""
+    if not channels_first:
+        return fn(img)
+    rank = img.shape.rank
+    to_last, to_first = ((1, 2, 0), (2, 0, 1)) if rank == 3 else ((0, 2, 3, 1), (0, 3, 1, 2))
+    return array_ops.transpose(fn(array_ops.transpose(img, to_last)), to_first)
+
+
+def _resize(img, size, interpolation):
+    """Keras's TensorFlow ``image.resize`` of channels-last ``img``: the interpolation checked
+    against Keras's list, then ``tf.image.resize``."""
+    if interpolation not in RESIZE_INTERPOLATIONS:
+        raise ValueError(
+            f"Invalid value for argument `interpolation`. Expected of one {RESIZE_INTERPOLATIONS}. "
+            f"Received: interpolation={interpolation}"
+        )
+    return image_ops.resize(img, tuple(size), method=interpolation)
