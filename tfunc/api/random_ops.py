@@ -440,7 +440,8 @@ def stateless_categorical(logits, num_samples, seed, dtype=D.int64, name=None):
 
 def stateless_gamma(shape, seed, alpha, beta=None, dtype=D.float32, name=None):
     """Gamma(alpha, rate=beta) samples of ``shape`` (which ends with broadcast(alpha, beta).shape)
-    that depend on ``seed`` alone, at least the dtype's smallest normal number, as TensorFlow.
+    that depend on ``seed`` alone, at least the dtype's smallest normal number: TensorFlow's
+    values (its kernel on the Philox stream of the seed; float64 may differ in a last bit).
     d sample / d alpha has no rule here (TensorFlow applies its implicit reparameterization, as
     tfunc's ``gamma`` does): a tape through alpha raises LookupError; beta gets its gradient
     through the division."""

@@ -12,8 +12,9 @@ than on NumPy).
 The stateless uniform, normal, truncated normal and multinomial ops are ports of TensorFlow's
 CPU kernels (Philox4x32-10, ``GenerateKey``, the distributions and how ``FillPhiloxRandom``
 orders them, written against ``xp``): the same seed gives TensorFlow's bits, but for float64
-normals (a last bit may differ: NumPy's log is not glibc's).  The stateless gamma, Poisson and
-binomial ops draw from tfunc's own streams of the seed.
+normals (a last bit may differ: NumPy's log is not glibc's).  The stateless gamma op is a port
+of TensorFlow's too (its float64 draws may differ in a last bit, as the normals); the stateless
+Poisson and binomial ops draw from tfunc's own streams of the seed.
 """
 
 from __future__ import annotations
@@ -416,7 +417,7 @@ def _stateless_infer(name, allowed):
 
 def _seeded(seed):
     """A fresh NumPy generator from a [2] seed (read back to the host): the stream of the
-    stateless gamma, Poisson and binomial draws (tfunc's own, not TensorFlow's)."""
+    stateless Poisson and binomial draws (tfunc's own, not TensorFlow's)."""
     s = [int(v) for v in _host(seed).tolist()]
     if len(s) != 2:
         raise InvalidArgumentError(f"stateless random ops need a seed of shape [2], got {len(s)} values.")
@@ -988,7 +989,7 @@ def _stateless_params_infer(name, count, allowed_params, allowed_out):
 
 
 def _stateless_draw(impl, name):
-    """The stateless twin of the stateful gamma or poisson ``impl``: drawn on the host from the
+    """The stateless twin of the stateful poisson ``impl``: drawn on the host from the
     seed alone (as the other stateless ops), then moved to ``xp``."""
 
     def stateless(xp, seed, params, *dims, shape, dtype):
@@ -1002,7 +1003,91 @@ def _stateless_draw(impl, name):
     return stateless
 
 
-_stateless_gamma_impl = _stateless_draw(_gamma_impl, "random.stateless_gamma")
+_GAMMA_SKIP = 256  # stateless_random_gamma_op.cc's kReservedSamplesPerOutput: Philox counters per sample
+
+
+class _PairBuffer:
+    """TensorFlow's ``SampleBuffer`` of a two-value double distribution, one per gamma sample:
+    a sample's first call draws a Philox block (its next counter) into two values, handed out
+    last first."""
+
+    def __init__(self, stream, counters, make):
+        self.stream, self.counters, self.make = stream, counters, make
+        self.values = np.zeros((counters.size, 2))
+        self.left = np.zeros(counters.size, np.int64)
+
+    def take(self, idx):
+        """The next value of each sample ``idx`` (an index array), drawing blocks as needed."""
+        need = idx[self.left[idx] == 0]
+        if need.size:
+            index = self.counters[need]
+            blocks = _philox_blocks(np, self.stream, index, int(index.max()) + 1)
+            self.values[need] = np.stack(self.make(blocks), axis=-1)
+            self.left[need] = 2
+            self.counters[need] += np.uint64(1)
+        self.left[idx] -= 1
+        return self.values[idx, self.left[idx]]
+
+
+def _unit_double_pair(blocks):
+    """``UniformDistribution<double>`` of one block: two doubles in [0, 1)."""
+    return _uint64_to_unit_double(np, blocks[0], blocks[1]), _uint64_to_unit_double(np, blocks[2], blocks[3])
+
+
+def _tf_gamma_draws(stream, alpha, per_alpha):
+    """Standard gamma draws as TensorFlow's ``StatelessRandomGammaFunctor`` (CPU), in float64:
+    output ``o`` (``per_alpha`` draws of ``alpha[0]``, then of ``alpha[1]``, ...) reads the
+    Philox stream from counter ``256 * o`` on, through a normal and a uniform ``SampleBuffer``
+    sharing it.  alpha = 1 is ``-log1p(-u)``; else Marsaglia-Tsang (alpha < 1 boosted by one,
+    then scaled by ``u ** (1 / alpha)``), a round per candidate for every sample still
+    rejecting.  Returns shape (len(alpha), per_alpha)."""
+    n = alpha.size * per_alpha
+    a = np.repeat(alpha.astype(np.float64), per_alpha)
+    start = np.arange(n, dtype=np.uint64) * np.uint64(_GAMMA_SKIP)
+    out = np.empty(n)
+    normals = _PairBuffer(stream, start.copy(), lambda b: _box_muller_double(np, *b))
+    uniforms = _PairBuffer(stream, normals.counters, _unit_double_pair)  # (one stream: shared counters)
+    exp = np.nonzero(a == 1.0)[0]
+    out[exp] = -np.log1p(-uniforms.take(exp))  # (the block's second value: the buffer hands it out first)
+    small = a < 1
+    d = a + np.where(small, 2.0 / 3, -1.0 / 3)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        c = 1.0 / 3 / np.sqrt(d)
+        active = np.nonzero(a != 1.0)[0]
+        while active.size:
+            x = normals.take(active)
+            v = 1 + c[active] * x
+            go = ~(v <= 0)
+            idx, x, v = active[go], x[go], v[go]
+            v = v * v * v
+            u = uniforms.take(idx)
+            dd = d[idx]
+            accept = (u < 1 - 0.0331 * (x * x) * (x * x)) | (np.log(u) < 0.5 * x * x + dd * (1 - v + np.log(v)))
+            done, res = idx[accept], (dd * v)[accept]
+            boost = small[done]
+            res[boost] *= uniforms.take(done[boost]) ** (1 / a[done[boost]])
+            out[done] = res
+            rejected = np.ones(active.size, bool)
+            rejected[np.nonzero(go)[0][accept]] = False
+            active = active[rejected]
+    return out.reshape(alpha.size, per_alpha)
+
+
+def _stateless_gamma_impl(xp, seed, alpha, *dims, shape, dtype):
+    """``StatelessRandomGammaV3`` on TensorFlow's Philox stream of ``seed`` (drawn on the host):
+    draws of ``shape``, which ends with ``alpha``'s shape; the result rounds from double
+    (float16 through float32, as Eigen's half)."""
+    shape = _run_shape(dims, shape)
+    _check_ends_with("random.stateless_gamma", shape, [alpha.shape])
+    n = int(np.prod(shape, dtype=np.int64))
+    if n == 0:
+        return xp.zeros(shape, dtype._np)
+    alpha = _host(alpha).reshape(-1)
+    draws = _tf_gamma_draws(_seed_key(seed), alpha, n // alpha.size)
+    r = draws.T.astype(np.float32 if dtype is D.float16 else dtype._np).astype(dtype._np)
+    return xp.asarray(r.reshape(shape))
+
+
 _stateless_poisson_impl = _stateless_draw(_poisson_impl, "random.stateless_poisson")
 
 
