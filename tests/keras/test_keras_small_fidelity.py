@@ -66,3 +66,27 @@ def test_smart_resize_keeps_tensors_and_checks_arguments():
         _smart_resize(_IMAGE[0], (3, 3))
     with pytest.raises(TypeError, match="foo"):
         _smart_resize(_IMAGE, (3, 3), foo=1)
+
+
+def _slot_paths(optimizer):
+    """The slot paths of ``optimizer.variables`` once built for a Dense(2) -> Dense(2) model."""
+    tf.keras.backend.clear_session()
+    model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2), tf.keras.layers.Dense(2)])
+    optimizer.build(model.trainable_variables)
+    return [v.path.split("/", 1)[1].replace("sequential_", "") for v in optimizer.variables[2:]]
+
+
+_VARS = ["dense_kernel", "dense_bias", "dense_1_kernel", "dense_1_bias"]
+
+
+def test_adam_amsgrad_lists_velocity_hats_last():
+    # TF 2.21: each variable's momentum and velocity in turn, then every velocity_hat.
+    expected = [f"{v}_{s}" for v in _VARS for s in ("momentum", "velocity")]
+    expected += [f"{v}_velocity_hat" for v in _VARS]
+    assert _slot_paths(tf.keras.optimizers.Adam(amsgrad=True)) == expected
+
+
+def test_rmsprop_lists_its_slots_by_kind():
+    # TF 2.21: every velocity, then every momentum, then every average_gradient.
+    expected = [f"{v}_{s}" for s in ("velocity", "momentum", "average_gradient") for v in _VARS]
+    assert _slot_paths(tf.keras.optimizers.RMSprop(centered=True, momentum=0.9)) == expected

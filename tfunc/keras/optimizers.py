@@ -316,6 +316,18 @@ class Optimizer(Module):
         own slots (Keras's order in ``variables`` and in saved files)."""
         return ("average",) * self.use_ema + ("gradient_accumulator",) * bool(self.gradient_accumulation_steps)
 
+    # whether Keras makes each variable's own slots together (else one slot for every variable, then the next)
+    _keras_slots_per_variable = False
+
+    def _slot_groups(self) -> list:
+        """The slots in the groups Keras makes them in, each group for every variable in turn
+        (each variable's slots of a group together): the base options' slots, each a group of
+        its own, then the optimizer's.  This is Keras's order of ``variables`` (RMSprop's
+        velocities, then its momentums, then its average gradients)."""
+        base = [(name,) for name in self._base_slot_names()]
+        names = tuple(self._slot_names())
+        return base + ([names] if self._keras_slots_per_variable else [(name,) for name in names])
+
     def _slot_spec(self, slot, var) -> tuple:
         """``(shape, dtype)`` of ``var``'s slot ``slot`` (Adafactor's factored slots differ)."""
         return var.shape.as_list(), var.dtype
@@ -334,12 +346,10 @@ class Optimizer(Module):
             for v in missing:
                 self._tfunc_slots[v._unique_id] = {}
                 self._tfunc_var_list.append(v)
-            for slot in self._base_slot_names():  # each for every variable, then the own slots per variable
+            for group in self._slot_groups():
                 for v in missing:
-                    self._add_slot(v, slot)
-            for v in missing:
-                for slot in self._slot_names():
-                    self._add_slot(v, slot)
+                    for slot in group:
+                        self._add_slot(v, slot)
         self._tfunc_tracking_changed()  # a checkpoint restored before this step fills the new state
 
     def _add_slot(self, var, slot) -> None:
@@ -694,6 +704,12 @@ class Adam(Optimizer):
 
     def _slot_names(self):
         return ("m", "v", "vhat") if self.amsgrad else ("m", "v")
+
+    def _slot_groups(self) -> list:
+        """Keras makes each variable's momentum and velocity together, then amsgrad's
+        velocity_hat of every variable."""
+        base = [(name,) for name in self._base_slot_names()]
+        return base + [("m", "v")] + [("vhat",)] * self.amsgrad
 
     def _update_step(self, grad, var, lr):
         grad, squared = _dense_and_squared(grad)
