@@ -275,3 +275,13 @@ def test_an_unadapted_lookup_refuses_traced_calls_too():
         list(tf.data.Dataset.from_tensor_slices(["a"]).map(lookup))
     inp = tf.keras.Input((), dtype="string")
     tf.keras.Model(inp, lookup(inp))  # a model may still be built on it before adapt
+
+
+def test_cutmix_with_a_seed_gives_kerass_images_and_labels():
+    # Keras 3.15 on TF 2.21 (the labels' weights from the box's corners, to the last bit)
+    imgs = np.random.RandomState(0).rand(4, 8, 8, 3).astype("float32") * 255
+    out = L.CutMix(seed=3)({"images": imgs, "labels": np.eye(4, dtype="float32")}, training=True)
+    assert out["labels"].numpy().ravel()[:8].tolist() == [
+        1.1920928955078125e-07, 0.0, 0.9999998807907104, 0.0, 0.8106610774993896, 0.18933892250061035, 0.0, 0.0
+    ]  # fmt: skip
+    assert float(np.sum(out["images"].numpy())) == 97628.3125

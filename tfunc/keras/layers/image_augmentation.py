@@ -511,6 +511,12 @@ class RandomErasing(AugmentLayer):
 def box_mask(draws, x, width_ratio, height_ratio):
     """Keras's random box of each image (``[n, h, w, 1]``, True inside): sides ``ratio`` times
     the image's, its corner uniform where it fits."""
+    return box_and_area(draws, x, width_ratio, height_ratio)[0]
+
+
+def box_and_area(draws, x, width_ratio, height_ratio):
+    """:func:`box_mask` and each box's real-valued area ``[n]``, from its corners as Keras
+    computes it (``(x1 - x0) * (y1 - y0)``, which float32 rounds differently from the sides)."""
     h, w = float_hw(x)
     n = batch_size(x)
     x0, x1 = _span(draws, n, w, width_ratio, x.dtype)
@@ -518,7 +524,8 @@ def box_mask(draws, x, width_ratio, height_ratio):
     height, width = image_hw(x)
     gx = array_ops.reshape(math_ops.cast(creation_ops.range(width), x.dtype), [1, 1, -1, 1])
     gy = array_ops.reshape(math_ops.cast(creation_ops.range(height), x.dtype), [1, -1, 1, 1])
-    return (gx >= x0) & (gx < x1) & (gy >= y0) & (gy < y1)
+    area = array_ops.reshape((x1 - x0) * (y1 - y0), [-1])
+    return (gx >= x0) & (gx < x1) & (gy >= y0) & (gy < y1), area
 
 
 def _span(draws, n, length, ratio, dtype):

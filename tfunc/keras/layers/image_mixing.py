@@ -28,7 +28,7 @@ from .image_augmentation import (
     Solarization,
     _factor_range,
     batch_size,
-    box_mask,
+    box_and_area,
 )
 from .image_preprocessing import (
     _FILL_MODES,
@@ -241,11 +241,11 @@ class CutMix(_MixLayer):
         n = batch_size(x)
         alpha = draws.uniform([], *self.factor, dtype=x.dtype) + 1e-6
         ratio = math_ops.cast(math_ops.sqrt(1.0 - draws.beta(n, alpha)), x.dtype)
-        inside = box_mask(draws, x, ratio, ratio)
+        inside, area = box_and_area(draws, x, ratio, ratio)
         order = draws.permutation(n, dtype=D.int32)
         h, w = float_hw(x)
-        # Keras's weight: the box's real-valued area, not its pixel count
-        kept = 1.0 - (ratio * w) * (ratio * h) / (w * h)
+        # Keras's weight: the box's real-valued area (from its corners), not its pixel count
+        kept = 1.0 - area / (w * h)
         return math_ops.where(inside, array_ops.gather(x, order), x), kept, order
 
     def get_config(self):
