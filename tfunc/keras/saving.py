@@ -242,19 +242,8 @@ def _lazy_slot(opt, var, slot, trainable) -> _Target:
 
 
 def _slot_groups(opt) -> list:
-    """The optimizer's slots in the groups Keras creates them in (each group: every variable in
-    turn, and each variable's slots of the group together): first the EMA averages and gradient
-    accumulators of Keras's base options, each a group of its own."""
-    base = [(name,) for name in opt._base_slot_names()]
-    names = list(opt._slot_names())
-    if "m" in names and "v" in names:  # Adam, AdamW
-        groups = [("m", "v")]
-        if "vhat" in names:
-            groups.append(("vhat",))
-        return base + groups
-    if getattr(opt, "_keras_slots_per_variable", False):  # Nadam, Adamax, Adadelta, Ftrl, Lamb, Adafactor
-        return base + [tuple(names)]
-    return base + [(name,) for name in names]
+    """The optimizer's slots in the groups Keras creates them in (its ``_slot_groups``)."""
+    return opt._slot_groups()
 
 
 def _optimizer_layout(opt, trainable, wrapped=False):
