@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..core import distribution
 from ..core import dtypes as D
-from ..core.errors import IncompatibleShapesError, InvalidArgumentError
+from ..core.errors import IncompatibleShapesError, InvalidArgumentError, UnimplementedError
 from ..eager.convert import convert_alike, convert_to_tensor
 from ..eager.dispatch import call
 from ..ops.conv_variants import (
@@ -84,8 +84,30 @@ def matmul(
 # --- conv2d ----------------------------------------------------------------
 
 
-def _conv_attrs(strides, padding, dilations):
-    pad = padding.upper() if isinstance(padding, str) else tuple(tuple(int(v) for v in p) for p in padding)
+def check_padding_name(fn: str, padding: str, allowed=("SAME", "VALID")) -> str:
+    """``padding`` if it is one of ``allowed``, spelled exactly (TensorFlow's op attrs are case
+    sensitive: 'same' is refused, not read as 'SAME')."""
+    if padding not in allowed:
+        names = ", ".join(repr(a) for a in allowed)
+        raise InvalidArgumentError(f"{fn}: padding must be one of {names} (upper case), got {padding!r}.")
+    return padding
+
+
+def _check_batch_depth_strides(fn: str, strides, error=UnimplementedError) -> None:
+    """Refuses a stride of 4 entries that moves over the batch or channel axis, as TensorFlow's
+    Conv2D (UnimplementedError; its transpose raises InvalidArgumentError): it would otherwise
+    be dropped silently."""
+    if strides is None or isinstance(strides, int) or len(strides) != 4:
+        return
+    if int(strides[0]) != 1 or int(strides[3]) != 1:
+        raise error(f"{fn}: strides in the batch and depth dimensions must be 1, got {[int(s) for s in strides]}.")
+
+
+def _conv_attrs(strides, padding, dilations, fn="conv2d"):
+    if isinstance(padding, str):
+        pad = check_padding_name(fn, padding, ("SAME", "VALID", "EXPLICIT"))
+    else:
+        pad = tuple(tuple(int(v) for v in p) for p in padding)
     st = (strides, strides) if isinstance(strides, int) else tuple(int(s) for s in strides)
     dl = (
         (1, 1)
@@ -100,6 +122,7 @@ def conv2d(input, filters, strides=1, padding="VALID", data_format="NHWC", dilat
     if data_format not in (None, "NHWC"):
         raise ValueError(f"conv2d supports data_format='NHWC' only, got {data_format!r}.")
     x, f = convert_to_tensor(input), convert_to_tensor(filters)
+    _check_batch_depth_strides("conv2d", strides)
     attrs = _conv_attrs(1 if strides is None else strides, padding, dilations)  # None: 1, as TensorFlow's conv2d
     if len(attrs["strides"]) == 4:
         attrs["strides"] = attrs["strides"][1:3]
@@ -234,7 +257,13 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
 
 
 def l2_loss(t, name=None):
+    """``sum(t ** 2) / 2`` of a floating tensor; integer, bool or complex input is refused, as
+    TensorFlow's L2Loss (an integer sum would otherwise come back as float64)."""
     t = convert_to_tensor(t)
+    if not t.dtype.is_floating:
+        raise InvalidArgumentError(
+            f"l2_loss: t must be a floating tensor (float16, bfloat16, float32, float64), got {t.dtype.name}."
+        )
     return reduce_sum(t * t) / 2
 
 
@@ -292,8 +321,8 @@ def scale_regularization_loss(regularization_loss):
 # --- depthwise and transposed convolution ------------------------------------------------------
 
 
-def _conv_variant_attrs(strides, padding, dilations):
-    attrs = _conv_attrs(strides, padding, dilations)
+def _conv_variant_attrs(strides, padding, dilations, fn):
+    attrs = _conv_attrs(strides, padding, dilations, fn)
     for key in ("strides", "dilations"):
         if len(attrs[key]) == 4:
             attrs[key] = attrs[key][1:3]
@@ -309,7 +338,8 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilation
     if data_format not in (None, "NHWC"):
         raise ValueError(f"depthwise_conv2d supports data_format='NHWC' only, got {data_format!r}.")
     x, f = convert_to_tensor(input), convert_to_tensor(filter)
-    return call(depthwise_conv2d_op, (x, f), _conv_variant_attrs(strides, padding, dilations))
+    _check_batch_depth_strides("depthwise_conv2d", strides)
+    return call(depthwise_conv2d_op, (x, f), _conv_variant_attrs(strides, padding, dilations, "depthwise_conv2d"))
 
 
 def _transpose(op, input_grad_op, layout, x, f, output_shape, attrs):
@@ -334,6 +364,7 @@ def conv2d_transpose(
     if data_format not in (None, "NHWC"):
         raise ValueError(f"conv2d_transpose supports data_format='NHWC' only, got {data_format!r}.")
     x, f = convert_to_tensor(input), convert_to_tensor(filters)
+    _check_batch_depth_strides("conv2d_transpose", strides, InvalidArgumentError)
     return _transpose(
         conv2d_transpose_op,
         conv2d_backprop_input_op,
@@ -341,7 +372,7 @@ def conv2d_transpose(
         x,
         f,
         output_shape,
-        _conv_variant_attrs(strides, padding, dilations),
+        _conv_variant_attrs(strides, padding, dilations, "conv2d_transpose"),
     )
 
 
@@ -353,20 +384,29 @@ def _conv3d_attrs(fn, strides, padding, dilations, data_format):
         raise ValueError(f"{fn} supports data_format='NDHWC' only, got {data_format!r}.")
     if not isinstance(padding, str):  # TensorFlow's Conv3D takes no explicit padding
         raise TypeError(f"{fn}: padding must be 'SAME' or 'VALID', got {padding!r}.")
-    if padding.upper() not in ("SAME", "VALID"):
-        raise ValueError(f"{fn}: padding must be 'SAME' or 'VALID', got {padding!r}.")
+    check_padding_name(fn, padding)
     if strides is None:  # TensorFlow's Conv3D has no default stride (window_arg would read None as 1)
         raise InvalidArgumentError(f"{fn}: strides must be given (5 entries), got None.")
     return {
         "strides": window_arg(strides, 3, "strides", fn),
-        "padding": padding.upper(),
+        "padding": padding,
         "dilations": (1, 1, 1) if dilations is None else window_arg(dilations, 3, "dilations", fn),
     }
 
 
+def _check_listed(fn: str, name: str, value) -> None:
+    """TensorFlow's ``nn.conv3d`` takes ``strides`` (and ``dilations``) as a list only: a bare
+    int is a TypeError there (tfunc read it as one stride per spatial axis)."""
+    if isinstance(value, int):
+        raise TypeError(f"{fn}: {name} must be a list of 5 ints (NDHWC), got {value!r}.")
+
+
 def conv3d(input, filters, strides, padding, data_format="NDHWC", dilations=None, name=None):
-    """3-D convolution: input NDHWC, filters ``(kd, kh, kw, in_channels, out_channels)``."""
+    """3-D convolution: input NDHWC, filters ``(kd, kh, kw, in_channels, out_channels)``;
+    ``strides`` (and ``dilations``) are lists, as TensorFlow's."""
     x, f = convert_to_tensor(input), convert_to_tensor(filters)
+    _check_listed("conv3d", "strides", strides)
+    _check_listed("conv3d", "dilations", dilations)
     return call(conv3d_op, (x, f), _conv3d_attrs("conv3d", strides, padding, dilations, data_format))
 
 

@@ -1,0 +1,72 @@
+"""Input that TensorFlow's tf.nn / tf.linalg refuse is refused here too, with an error that
+names what was wrong (it used to be accepted, and sometimes silently mis-read)."""
+
+import numpy as np
+import pytest
+
+import tfunc as tf
+from tfunc.core.errors import InvalidArgumentError, UnimplementedError
+
+X = np.ones((2, 5, 5, 3), np.float32)
+W = np.ones((2, 2, 3, 1), np.float32)
+V = np.ones((1, 4, 4, 4, 2), np.float32)
+K3 = np.ones((2, 2, 2, 2, 1), np.float32)
+
+
+@pytest.mark.parametrize("dtype", [tf.int32, tf.int64, tf.complex64, tf.bool])
+def test_l2_loss_refuses_non_floating_input(dtype):
+    # TF 2.21: InvalidArgumentError (L2Loss allows half, bfloat16, float, double); tfunc gave float64 7.0
+    with pytest.raises(InvalidArgumentError, match="l2_loss: t must be a floating tensor"):
+        tf.nn.l2_loss(tf.cast(tf.constant([1, 2, 3]), dtype))
+
+
+def test_l2_loss_keeps_floating_dtype():
+    # TF 2.21 gives float16 7.0
+    out = tf.nn.l2_loss(tf.constant([1, 2, 3], tf.float16))
+    assert out.dtype == tf.float16 and float(out) == 7.0
+
+
+@pytest.mark.parametrize("strides", [[2, 1, 1, 1], [1, 1, 1, 2]])
+def test_conv2d_refuses_batch_and_depth_strides(strides):
+    # TF 2.21: UnimplementedError "does not yet support strides in the batch and depth dimensions";
+    # tfunc dropped the batch stride and returned (2, 4, 4, 1)
+    with pytest.raises(UnimplementedError, match="batch and depth"):
+        tf.nn.conv2d(X, W, strides=strides, padding="VALID")
+    with pytest.raises(UnimplementedError, match="batch and depth"):
+        tf.nn.depthwise_conv2d(X, W, strides, padding="VALID")
+
+
+def test_conv2d_transpose_refuses_batch_stride():
+    # TF 2.21: InvalidArgumentError "does not yet support strides in the batch and depth dimensions"
+    with pytest.raises(InvalidArgumentError, match="batch and depth"):
+        tf.nn.conv2d_transpose(X, np.ones((2, 2, 1, 3), np.float32), [2, 5, 5, 1], [2, 1, 1, 1], "SAME")
+
+
+@pytest.mark.parametrize(
+    "conv",
+    [
+        lambda p: tf.nn.conv2d(X, W, 1, padding=p),
+        lambda p: tf.nn.conv1d(np.ones((2, 5, 3), np.float32), np.ones((2, 3, 1), np.float32), 1, padding=p),
+        lambda p: tf.nn.convolution(X, W, padding=p),
+        lambda p: tf.nn.depthwise_conv2d(X, W, [1, 1, 1, 1], padding=p),
+        lambda p: tf.nn.conv2d_transpose(X, np.ones((2, 2, 1, 3), np.float32), [2, 5, 5, 1], 1, padding=p),
+        lambda p: tf.nn.conv3d(V, K3, [1, 1, 1, 1, 1], padding=p),
+        lambda p: tf.nn.conv3d_transpose(V, np.ones((2, 2, 2, 1, 2), np.float32), [1, 4, 4, 4, 1], 1, padding=p),
+    ],
+)
+@pytest.mark.parametrize("padding", ["same", "valid", "Same"])
+def test_convolutions_refuse_lowercase_padding(conv, padding):
+    # TF 2.21: InvalidArgumentError "Value for attr 'padding' of "same" is not in the list of allowed values"
+    with pytest.raises(InvalidArgumentError, match="padding must be one of 'SAME', 'VALID'"):
+        conv(padding)
+
+
+def test_conv3d_refuses_an_int_stride():
+    # TF 2.21: TypeError "Expected list for 'strides' argument to 'conv3d' Op, not 1"
+    with pytest.raises(TypeError, match="conv3d: strides must be a list of 5 ints"):
+        tf.nn.conv3d(V, K3, 1, "VALID")
+    with pytest.raises(TypeError, match="conv3d: dilations must be a list of 5 ints"):
+        tf.nn.conv3d(V, K3, [1, 1, 1, 1, 1], "VALID", dilations=1)
+    # TF 2.21 gives shape (1, 3, 3, 3, 1), all 16.0, for 5 entries; conv3d_transpose takes an int stride
+    np.testing.assert_array_equal(tf.nn.conv3d(V, K3, (1, 1, 1, 1, 1), "VALID").numpy(), np.full((1, 3, 3, 3, 1), 16.0))
+    assert tf.nn.conv3d_transpose(V, np.ones((2, 2, 2, 1, 2), np.float32), [1, 4, 4, 4, 1], 1).shape == (1, 4, 4, 4, 1)
