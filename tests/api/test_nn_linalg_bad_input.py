@@ -70,3 +70,50 @@ def test_conv3d_refuses_an_int_stride():
     # TF 2.21 gives shape (1, 3, 3, 3, 1), all 16.0, for 5 entries; conv3d_transpose takes an int stride
     np.testing.assert_array_equal(tf.nn.conv3d(V, K3, (1, 1, 1, 1, 1), "VALID").numpy(), np.full((1, 3, 3, 3, 1), 16.0))
     assert tf.nn.conv3d_transpose(V, np.ones((2, 2, 2, 1, 2), np.float32), [1, 4, 4, 4, 1], 1).shape == (1, 4, 4, 4, 1)
+
+
+X1 = np.ones((2, 5, 3), np.float32)
+
+
+@pytest.mark.parametrize(
+    "pool",
+    [
+        lambda p: tf.nn.avg_pool(X, 2, 1, padding=p),
+        lambda p: tf.nn.max_pool(X, 2, 1, padding=p),
+        lambda p: tf.nn.max_pool2d(X, 2, 1, padding=p),
+        lambda p: tf.nn.avg_pool1d(X1, 2, 1, padding=p),
+        lambda p: tf.nn.max_pool1d(X1, 2, 1, padding=p),
+        lambda p: tf.nn.avg_pool3d(V, 2, 1, padding=p),
+        lambda p: tf.nn.max_pool3d(V, 2, 1, padding=p),
+        lambda p: tf.nn.pool(X, [2, 2], "MAX", padding=p),
+    ],
+)
+def test_pooling_refuses_lowercase_padding(pool):
+    # TF 2.21: InvalidArgumentError "Value for attr 'padding' of "same" is not in the list of allowed values"
+    with pytest.raises(InvalidArgumentError, match="padding must be 'SAME' or 'VALID'"):
+        pool("same")
+
+
+PAIRS2 = [[0, 0], [1, 1], [1, 1], [0, 0]]
+
+
+@pytest.mark.parametrize(
+    "pool",
+    [
+        lambda: tf.nn.avg_pool(X, 2, 1, padding=PAIRS2),
+        lambda: tf.nn.avg_pool2d(X, 2, 1, padding=PAIRS2),
+        lambda: tf.nn.avg_pool1d(X1, 2, 1, padding=[[0, 0], [1, 1], [0, 0]]),
+        lambda: tf.nn.avg_pool3d(V, 2, 1, padding=[[0, 0], [1, 1], [1, 1], [1, 1], [0, 0]]),
+        lambda: tf.nn.max_pool3d(V, 2, 1, padding=[[0, 0], [1, 1], [1, 1], [1, 1], [0, 0]]),
+        lambda: tf.nn.pool(X, [2, 2], "AVG", padding=PAIRS2),
+    ],
+)
+def test_average_and_3d_pooling_refuse_explicit_padding(pool):
+    # TF 2.21: TypeError "Expected string for argument 'padding' not [[0, 0], [1, 1], [1, 1], [0, 0]]"
+    with pytest.raises(TypeError, match="takes padding 'SAME' or 'VALID' only"):
+        pool()
+
+
+def test_max_pool2d_keeps_explicit_padding():
+    # TF 2.21 gives shape (2, 6, 6, 3), all ones
+    np.testing.assert_array_equal(tf.nn.max_pool2d(X, 2, 1, padding=PAIRS2).numpy(), np.ones((2, 6, 6, 3)))

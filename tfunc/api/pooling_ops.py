@@ -34,12 +34,16 @@ def window_arg(value, rank: int, name: str, fn: str = "pooling") -> tuple:
     raise InvalidArgumentError(f"{fn} {name} must be an int or a list of 1, {rank} or {rank + 2} ints, got {value!r}.")
 
 
-def _padding(padding, rank):
+def _padding(padding, rank, fn, explicit_ok=True):
+    """'SAME' or 'VALID' (spelled exactly: TensorFlow's pooling attrs are case sensitive), or,
+    where ``explicit_ok`` (2-D max pooling only, as TensorFlow), ``[before, after]`` pairs per
+    spatial axis; TensorFlow's average and 3-D pooling take a padding string only (TypeError)."""
     if isinstance(padding, str):
-        p = padding.upper()
-        if p not in ("SAME", "VALID"):
-            raise ValueError(f"pooling padding must be 'SAME', 'VALID' or explicit pairs, got {padding!r}.")
-        return p
+        if padding not in ("SAME", "VALID"):
+            raise InvalidArgumentError(f"{fn}: padding must be 'SAME' or 'VALID' (upper case), got {padding!r}.")
+        return padding
+    if not explicit_ok:
+        raise TypeError(f"{fn} takes padding 'SAME' or 'VALID' only (no explicit pairs), got {padding!r}.")
     pads = [tuple(int(v) for v in p) for p in padding]
     if len(pads) == rank + 2:  # [[0, 0], [before, after] per spatial axis, [0, 0]]
         if pads[0] != (0, 0) or pads[-1] != (0, 0):
@@ -58,7 +62,8 @@ def _pool(op, rank, input, ksize, strides, padding, data_format):
         raise ValueError(f"{op.name}: input must be rank {rank + 2} ({_CHANNELS_LAST[rank]}), got shape {x.shape}.")
     ks = window_arg(ksize, rank, "ksize")
     st = window_arg(strides, rank, "strides")
-    return call(op, (x,), {"ksize": ks, "strides": st, "padding": _padding(padding, rank)})
+    pad = _padding(padding, rank, op.name, op is max_pool2d_op)
+    return call(op, (x,), {"ksize": ks, "strides": st, "padding": pad})
 
 
 def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
@@ -96,7 +101,7 @@ def _pool_nd(op2d, op3d, input, ksize, strides, padding, data_format):
         raise ValueError(f"{op2d.name[:3]}_pool1d supports data_format='NWC' only, got {data_format!r}.")
     # 1-D: the 2-D op over a height of 1
     k, s = window_arg(ksize, 1, "ksize"), window_arg(strides, 1, "strides")
-    pad = _padding(padding, 1)
+    pad = _padding(padding, 1, f"{op2d.name[:3]}_pool1d", op2d is max_pool2d_op)
     pad = pad if isinstance(pad, str) else ((0, 0),) + pad
     return squeeze(_pool(op2d, 2, expand_dims(x, 1), (1,) + k, (1,) + s, pad, None), [1])
 
