@@ -117,3 +117,44 @@ def test_average_and_3d_pooling_refuse_explicit_padding(pool):
 def test_max_pool2d_keeps_explicit_padding():
     # TF 2.21 gives shape (2, 6, 6, 3), all ones
     np.testing.assert_array_equal(tf.nn.max_pool2d(X, 2, 1, padding=PAIRS2).numpy(), np.ones((2, 6, 6, 3)))
+
+
+@pytest.mark.parametrize("dtype", [tf.int32, tf.bool, tf.complex64])
+def test_dropout_refuses_non_floating_input(dtype):
+    # TF 2.21: ValueError "`x.dtype` must be a floating point tensor as `x` will be scaled" (even at rate 0);
+    # tfunc raised "Must specify maxval for integer dtype tf.int32"
+    for rate in (0.5, 0.0):
+        with pytest.raises(ValueError, match="dropout: x.dtype must be a floating point tensor"):
+            tf.nn.dropout(tf.cast(tf.constant([1, 2, 3]), dtype), rate, seed=1)
+
+
+P = [[0.1, 0.9], [0.8, 0.2]]
+
+
+@pytest.mark.parametrize("dtype", [tf.float64, tf.float16, tf.int32])
+def test_in_top_k_refuses_predictions_that_are_not_float32(dtype):
+    # TF 2.21: InvalidArgumentError "expected to be a float tensor but is a double tensor"
+    with pytest.raises(InvalidArgumentError, match="in_top_k: predictions must be a float32 tensor"):
+        tf.math.in_top_k(tf.constant([1, 0]), tf.cast(tf.constant(P), dtype), 1)
+
+
+def test_in_top_k_targets_and_converted_operands():
+    # TF 2.21: InvalidArgumentError "Value for attr 'T' of float is not in the list of allowed values: int32, int64"
+    with pytest.raises(InvalidArgumentError, match="in_top_k: targets must be an int32 or int64 tensor"):
+        tf.math.in_top_k(tf.constant([1.0, 0.0]), tf.constant(P), 1)
+    # TF 2.21 gives [True, True] for NumPy float64 predictions (converted to float32) and int64 targets
+    out = tf.math.in_top_k(tf.constant([1, 0], tf.int64), np.array(P), 1)
+    np.testing.assert_array_equal(out.numpy(), [True, True])
+
+
+def test_top_k_refuses_a_float_k():
+    x = tf.constant([1.0, 3.0, 2.0])
+    # TF 2.21: TypeError "Cannot convert 2.0 to EagerTensor of dtype int32"
+    with pytest.raises(TypeError, match="top_k: k must be an int"):
+        tf.math.top_k(x, 2.0)
+    # TF 2.21: InvalidArgumentError "Value for attr 'Tk' of float is not in the list of allowed values"
+    with pytest.raises(InvalidArgumentError, match="top_k: k must be an int16, int32 or int64 tensor"):
+        tf.math.top_k(x, tf.constant(2.0))
+    # TF 2.21 gives indices [1, 2] for an int64 tensor k and for a NumPy float32 k
+    np.testing.assert_array_equal(tf.math.top_k(x, tf.constant(2, tf.int64)).indices.numpy(), [1, 2])
+    np.testing.assert_array_equal(tf.math.top_k(x, np.float32(2)).indices.numpy(), [1, 2])

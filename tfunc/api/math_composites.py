@@ -140,12 +140,26 @@ def count_nonzero(input, axis=None, keepdims=False, dtype=D.int64, name=None):
     return r.reduce_sum(m.cast(m.not_equal(x, convert_to_tensor(zero, x.dtype)), dtype), axis=axis, keepdims=keepdims)
 
 
+def _in_top_k_operands(targets, predictions):
+    """``(predictions, targets)`` as tensors of the dtypes TensorFlow's InTopKV2 takes: float32
+    predictions (a float64 or float16 tensor is refused, not compared as it is) and int32 or
+    int64 targets; lists and NumPy arrays are converted to those."""
+    try:
+        p = convert_to_tensor(predictions, D.float32)
+    except ValueError:
+        dtype = convert_to_tensor(predictions).dtype.name
+        raise InvalidArgumentError(f"in_top_k: predictions must be a float32 tensor, got {dtype}.") from None
+    t = convert_to_tensor(targets)
+    if t.dtype not in (D.int32, D.int64):
+        raise InvalidArgumentError(f"in_top_k: targets must be an int32 or int64 tensor, got {t.dtype.name}.")
+    return p, t
+
+
 def in_top_k(targets, predictions, k, name=None):
     """Whether each row's ``targets`` class is among its ``k`` largest ``predictions``: fewer
     than ``k`` classes score strictly higher (ties at the boundary are all in, as in
     TensorFlow); a row whose target score is not finite is False."""
-    p = convert_to_tensor(predictions)
-    t = convert_to_tensor(targets)
+    p, t = _in_top_k_operands(targets, predictions)
     if p.shape.rank not in (2, None) or t.shape.rank not in (1, None):
         raise InvalidArgumentError(
             f"in_top_k: predictions must be a matrix and targets a vector, got {p.shape} and {t.shape}."

@@ -250,8 +250,11 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=D.float32, seed=None, na
 
 
 def dropout(x, rate, noise_shape=None, seed=None, name=None):
-    """Zeroes elements with probability ``rate`` and scales the rest by 1/(1-rate)."""
+    """Zeroes elements with probability ``rate`` and scales the rest by 1/(1-rate); ``x`` must
+    be floating (it is scaled), as TensorFlow's dropout checks before anything else."""
     x = convert_to_tensor(x)
+    if not x.dtype.is_floating:
+        raise ValueError(f"dropout: x.dtype must be a floating point tensor as x will be scaled, got {x.dtype.name}.")
     if not 0 <= float(rate) < 1:
         raise ValueError(f"dropout rate must be in [0, 1), got {rate}.")
     if float(rate) == 0:

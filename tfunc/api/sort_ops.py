@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import collections
 
+import numpy as np
+
 from ..core import dtypes as D
+from ..core.errors import InvalidArgumentError
 from ..eager.convert import convert_to_tensor
 from ..eager.dispatch import call
+from ..eager.tensor import Tensor
 from ..ops.infer import normalize_axis
 from ..ops.sorting import argsort_op, searchsorted_op, sort_op, take_along_axis_op, top_k_op, unique_op
 from . import debugging_ops, math_ops
@@ -47,10 +51,20 @@ def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])  # TensorFlow's result type
 
 
+def _check_k_dtype(k) -> None:
+    """Refuses a ``k`` TensorFlow's TopKV2 refuses: a Python float (TypeError) or a tensor of a
+    dtype other than int16, int32, int64 (InvalidArgumentError); tfunc truncated ``2.0`` to 2."""
+    if isinstance(k, float) and not isinstance(k, np.floating):  # TF converts NumPy scalars to int32
+        raise TypeError(f"top_k: k must be an int, got {k!r}.")
+    if isinstance(k, Tensor) and k.dtype not in (D.int16, D.int32, D.int64):
+        raise InvalidArgumentError(f"top_k: k must be an int16, int32 or int64 tensor, got {k.dtype.name}.")
+
+
 def top_k(input, k=1, sorted=True, index_type=D.int32, name=None):
     """``(values, indices)`` of the ``k`` largest entries of each last-axis row, largest first;
     among equal values the lower index comes first."""
     x = convert_to_tensor(input)
+    _check_k_dtype(k)
     known = _static_int(k)
     attrs = {"sorted": bool(sorted), "index_type": D.as_dtype(index_type)}
     if known is not None:
