@@ -158,3 +158,28 @@ def test_top_k_refuses_a_float_k():
     # TF 2.21 gives indices [1, 2] for an int64 tensor k and for a NumPy float32 k
     np.testing.assert_array_equal(tf.math.top_k(x, tf.constant(2, tf.int64)).indices.numpy(), [1, 2])
     np.testing.assert_array_equal(tf.math.top_k(x, np.float32(2)).indices.numpy(), [1, 2])
+
+
+EYE = np.eye(3, dtype=np.float32)
+
+
+@pytest.mark.parametrize(
+    "matrix, rhs, what",
+    [
+        (np.stack([EYE, EYE]), np.ones((3, 1), np.float32), "same rank"),  # TF 2.21: "... the same rank"
+        (EYE, np.ones((2, 3, 1), np.float32), "same rank"),
+        (EYE[None], np.ones((2, 3, 1), np.float32), "same batch dimensions"),  # TF 2.21: "same outer dimensions"
+    ],
+)
+def test_solve_refuses_batch_broadcasting(matrix, rhs, what):
+    # TF 2.21: InvalidArgumentError from MatrixSolve; tfunc broadcast and returned shape (2, 3, 1)
+    with pytest.raises(InvalidArgumentError, match=f"solve: matrix and rhs must have the {what}"):
+        tf.linalg.solve(matrix, rhs)
+
+
+def test_solve_gradient_with_adjoint_still_works():
+    # TF 2.21 gives d sum(solve(A, B, adjoint=True) ** 2) / dA = [[-0.16, -0], [-0.08, -0]] in the first batch
+    a = tf.Variable(np.array([[[2.0, 1.0], [1.0, 3.0]], [[4.0, 1.0], [0.0, 2.0]]], np.float32))
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.linalg.solve(a, np.ones((2, 2, 1), np.float32), adjoint=True) ** 2)
+    np.testing.assert_allclose(tape.gradient(y, a).numpy()[0], [[-0.16, 0.0], [-0.08, 0.0]], atol=1e-6)

@@ -79,9 +79,36 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
 
 
 def solve(matrix, rhs, adjoint=False, name=None):
-    """``X`` with ``matrix @ X == rhs`` (``adjoint(matrix) @ X`` with ``adjoint=True``)."""
+    """``X`` with ``matrix @ X == rhs`` (``adjoint(matrix) @ X`` with ``adjoint=True``);
+    ``matrix`` and ``rhs`` have the same batch axes: TensorFlow's MatrixSolve does not
+    broadcast them, so neither does this (the op itself can, see :func:`broadcast_solve`)."""
+    a, b = convert_alike(matrix, rhs)
+    _check_same_batch("solve", a, b)
+    return broadcast_solve(a, b, adjoint)
+
+
+def broadcast_solve(matrix, rhs, adjoint=False):
+    """:func:`solve` with the batch axes of ``matrix`` and ``rhs`` broadcast: tfunc's own
+    computations (the matrix_solve gradient), not ``tf.linalg``."""
     a, b = convert_alike(matrix, rhs)
     return call(L.matrix_solve_op, (a, b), {"adjoint": bool(adjoint)})
+
+
+def _check_same_batch(fn: str, a, b) -> None:
+    """Refuses operands whose rank or known batch dimensions differ, as TensorFlow's MatrixSolve
+    ('All input tensors must have the same rank' / '... the same outer dimensions')."""
+    if a.shape.rank is None or b.shape.rank is None:
+        return
+    if a.shape.rank != b.shape.rank:
+        raise InvalidArgumentError(
+            f"{fn}: matrix and rhs must have the same rank (no broadcasting), got shapes {a.shape} and {b.shape}."
+        )
+    for da, db in zip(a.shape.as_list()[:-2], b.shape.as_list()[:-2]):
+        if da is not None and db is not None and da != db:
+            raise InvalidArgumentError(
+                f"{fn}: matrix and rhs must have the same batch dimensions (no broadcasting), "
+                f"got shapes {a.shape} and {b.shape}."
+            )
 
 
 def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):

@@ -10,6 +10,7 @@ from ..api.creation_ops import eye, fill, ones, ones_like, zeros_like
 from ..api.creation_ops import range as range_tensor
 from ..api.linalg_ops import (
     band_part,
+    broadcast_solve,
     diag,
     diag_part,
     eigh,
@@ -17,7 +18,6 @@ from ..api.linalg_ops import (
     inv,
     matrix_transpose,
     set_diag,
-    solve,
     svd,
     triangular_solve,
 )
@@ -136,7 +136,7 @@ def _solve_grad(op, dy):
     a, b = op.inputs
     x = op.outputs[0]
     adj = op.attrs["adjoint"]
-    db = solve(a, dy, adjoint=not adj)
+    db = broadcast_solve(a, dy, adjoint=not adj)  # the op broadcasts batch axes; tf.linalg.solve refuses
     da = -matmul(x, db, transpose_b=True) if adj else -matmul(db, x, transpose_b=True)
     return [sum_to_like(da, a), sum_to_like(db, b)]
 
