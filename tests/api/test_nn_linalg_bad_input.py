@@ -183,3 +183,16 @@ def test_solve_gradient_with_adjoint_still_works():
     with tf.GradientTape() as tape:
         y = tf.reduce_sum(tf.linalg.solve(a, np.ones((2, 2, 1), np.float32), adjoint=True) ** 2)
     np.testing.assert_allclose(tape.gradient(y, a).numpy()[0], [[-0.16, 0.0], [-0.08, 0.0]], atol=1e-6)
+
+
+@pytest.mark.parametrize("which", ["argmax", "dilation", "erosion"])
+def test_morphology_and_argmax_pooling_padding_is_case_sensitive(which):
+    # TF 2.21: InvalidArgumentError for 'same' / 'valid' in lower case
+    x, f = tf.ones([1, 4, 4, 1]), tf.ones([2, 2, 1])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="upper case"):
+        if which == "argmax":
+            tf.nn.max_pool_with_argmax(x, 2, 2, "same")
+        elif which == "dilation":
+            tf.nn.dilation2d(x, f, [1, 1, 1, 1], "same", "NHWC", [1, 1, 1, 1])
+        else:
+            tf.nn.erosion2d(x, f, [1, 1, 1, 1], "valid", "NHWC", [1, 1, 1, 1])

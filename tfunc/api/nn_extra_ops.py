@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 from ..core import dtypes as D
+from ..core.errors import InvalidArgumentError
 from ..eager.convert import constant, convert_to_tensor
 from ..eager.dispatch import call
 from ..ops.nn_extra import candidate_sampler_op, compute_accidental_hits_op, dilation2d_op, max_pool_with_argmax_op
@@ -107,10 +108,12 @@ def _nhwc_only(data_format, fn):
 
 
 def _same_or_valid(padding, fn):
-    p = padding.upper() if isinstance(padding, str) else padding
-    if p not in ("SAME", "VALID"):
-        raise ValueError(f"{fn}: padding must be 'SAME' or 'VALID', got {padding!r}.")
-    return p
+    """'SAME' or 'VALID', spelled so: TensorFlow's padding attr is case sensitive."""
+    if not isinstance(padding, str):  # TensorFlow's TypeError for explicit paddings here
+        raise TypeError(f"{fn}: expected a string for argument 'padding', got {padding!r}.")
+    if padding not in ("SAME", "VALID"):
+        raise InvalidArgumentError(f"{fn}: padding must be 'SAME' or 'VALID' (upper case), got {padding!r}.")
+    return padding
 
 
 MaxPoolWithArgmax = namedtuple("MaxPoolWithArgmax", ["output", "argmax"])  # TensorFlow's
